@@ -1,0 +1,1 @@
+"""The front end's core: the ndarray, transfers and array creation."""

@@ -1,0 +1,73 @@
+"""The seam between front end and back ends: allocate outputs, launch kernels.
+
+Front-end functions decide shapes and dtypes, then call :func:`empty` and
+:func:`launch`.  Launching looks the kernel up in the output's back end and
+queues it on the stream: the current stream of the output's device unless
+one is given.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+from ..runtime.stream import Stream, get_current_stream
+from ._layout import size_of, strides_for_order
+
+__all__ = ["resolve_stream", "launch", "empty", "check_same_device"]
+
+
+def resolve_stream(device, stream, func="launch"):
+    """The stream to run ``device`` work on: ``stream`` or the current one."""
+    if stream is None:
+        return get_current_stream(device)
+    if not isinstance(stream, Stream):
+        raise TypeError(f"asnumpy.{func}: stream must be an asnumpy.Stream, got {stream!r}")
+    return stream
+
+
+def check_same_device(func, device, *arrays):
+    """Raise ValueError naming both devices if any array lives elsewhere."""
+    for array in arrays:
+        other = getattr(array, "__asnumpy_device__", device)
+        if other is not device:
+            raise ValueError(
+                f"asnumpy.{func}: arrays are on different devices ({device} and {other}); "
+                f"move one with .to({str(device)!r}) first"
+            )
+
+
+def launch(kernel_name, out, *args, stream=None, func=None, **kwargs):
+    """Queue kernel ``kernel_name`` writing into ``out`` on its device."""
+    device = out._device
+    check_same_device(func or kernel_name, device, *args)
+    try:
+        kernel = device.backend.kernel(kernel_name)
+    except KeyError:
+        raise RuntimeError(
+            f"asnumpy.{func or kernel_name}: kernel {kernel_name!r} has no "
+            f"{device.kind} implementation"
+        ) from None
+    if kwargs:
+        kernel = functools.partial(kernel, **kwargs)
+    resolve_stream(device, stream, func or kernel_name).launch(kernel, out, *args)
+
+
+def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty"):
+    """A new uninitialised array from ``device``'s memory pool.
+
+    ``like`` is a prototype array (asnumpy's or NumPy's) whose layout the
+    orders 'K' and 'A' follow.
+    """
+    from .ndarray import ndarray
+
+    like_layout = None if like is None else (like.shape, like.strides, like.itemsize)
+    strides = strides_for_order(shape, dtype.itemsize, order, like_layout, func)
+    nbytes = size_of(shape) * dtype.itemsize
+    if nbytes > sys.maxsize:
+        raise ValueError(
+            f"asnumpy.{func}: array is too big; `arr.size * arr.dtype.itemsize` "
+            f"({nbytes:,} bytes for shape {shape}) is larger than the maximum possible size"
+        )
+    buffer = device.memory_pool.malloc(nbytes, resolve_stream(device, stream, func))
+    return ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)

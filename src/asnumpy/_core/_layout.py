@@ -1,0 +1,195 @@
+"""Array layout arithmetic: shapes, byte strides, contiguity, basic indexing.
+
+Pure metadata: nothing here touches device memory, so every back end shares
+it.  Strides are in bytes, as NumPy's are.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+__all__ = [
+    "normalize_shape", "contiguous_strides", "strides_for_order", "is_c_contiguous",
+    "is_f_contiguous", "memory_extent", "basic_index", "normalize_axis", "size_of",
+]
+
+
+def normalize_shape(shape, func: str) -> tuple[int, ...]:
+    """Turn an int or a sequence of ints into a shape tuple, NumPy's way."""
+    try:
+        dims = (operator.index(shape),)
+    except TypeError:
+        try:
+            dims = tuple(operator.index(d) for d in shape)
+        except TypeError:
+            raise TypeError(
+                f"asnumpy.{func}: shape must be an integer or a sequence of integers, got {shape!r}"
+            ) from None
+    if any(d < 0 for d in dims):
+        raise ValueError(f"asnumpy.{func}: negative dimensions are not allowed, got shape {dims}")
+    return dims
+
+
+def size_of(shape) -> int:
+    size = 1
+    for d in shape:
+        size *= d
+    return size
+
+
+def contiguous_strides(shape, itemsize: int, order: str = "C") -> tuple[int, ...]:
+    """Byte strides of a C- or Fortran-ordered array of ``shape``."""
+    strides = [0] * len(shape)
+    step = itemsize
+    axes = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
+    for axis in axes:
+        strides[axis] = step
+        step *= max(shape[axis], 1)
+    return tuple(strides)
+
+
+def strides_for_order(shape, itemsize, order, like=None, func="array"):
+    """Strides for a new array in ``order`` ('C', 'F', 'A' or 'K').
+
+    ``like`` is the prototype's ``(shape, strides, itemsize)``: 'K' keeps
+    its axis order, 'A' means 'F' when it is Fortran- but not C-contiguous.
+    """
+    order = "C" if order is None else order
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"asnumpy.{func}: order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    if order in ("C", "F") or like is None or len(like[0]) != len(shape):
+        return contiguous_strides(shape, itemsize, "F" if order == "F" else "C")
+    like_shape, like_strides, like_itemsize = like
+    like_c = is_c_contiguous(like_shape, like_strides, like_itemsize)
+    like_f = is_f_contiguous(like_shape, like_strides, like_itemsize)
+    if order == "A" or like_c or like_f:
+        use_f = like_f and not like_c
+        return contiguous_strides(shape, itemsize, "F" if use_f else "C")
+    # 'K': lay axes out in decreasing order of the prototype's |stride|
+    # (stable, so ties keep C order), as NumPy does.
+    perm = sorted(range(len(shape)), key=lambda ax: -abs(like_strides[ax]))
+    strides = [0] * len(shape)
+    step = itemsize
+    for axis in reversed(perm):
+        strides[axis] = step
+        step *= max(shape[axis], 1)
+    return tuple(strides)
+
+
+def _contiguous(shape, strides, itemsize, axes):
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for axis in axes:
+        if shape[axis] == 1:
+            continue
+        if strides[axis] != expected:
+            return False
+        expected *= shape[axis]
+    return True
+
+
+def is_c_contiguous(shape, strides, itemsize) -> bool:
+    """NumPy's C_CONTIGUOUS rule (axes of length 1 may have any stride)."""
+    return _contiguous(shape, strides, itemsize, range(len(shape) - 1, -1, -1))
+
+
+def is_f_contiguous(shape, strides, itemsize) -> bool:
+    """NumPy's F_CONTIGUOUS rule (axes of length 1 may have any stride)."""
+    return _contiguous(shape, strides, itemsize, range(len(shape)))
+
+
+def memory_extent(shape, strides, itemsize) -> tuple[int, int]:
+    """The byte range ``[low, high)`` an array spans, relative to its first element."""
+    if 0 in shape:
+        return 0, 0
+    low = high = 0
+    for n, s in zip(shape, strides):
+        if s < 0:
+            low += (n - 1) * s
+        else:
+            high += (n - 1) * s
+    return low, high + itemsize
+
+
+def normalize_axis(axis, ndim: int, func: str) -> int:
+    """An axis in ``[0, ndim)``; raises AxisError naming the function."""
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"asnumpy.{func}: axis must be an integer, got {axis!r}") from None
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim, f"asnumpy.{func}")
+    return axis % ndim
+
+
+_INVALID_INDEX = (
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+    "or boolean arrays are valid indices"
+)
+
+
+def _is_advanced(item) -> bool:
+    if isinstance(item, (bool, np.bool_, list)):
+        return True
+    shape = getattr(item, "shape", None)
+    return shape is not None and (shape != () or getattr(item, "dtype", None) == bool)
+
+
+def basic_index(key, shape, strides, offset):
+    """Apply a basic index (ints, slices, ``...``, ``None``) to a layout.
+
+    Returns ``(shape, strides, offset)`` of the view it selects.  Raises
+    IndexError as NumPy does for out-of-range, surplus or invalid indices.
+    """
+    items = key if isinstance(key, tuple) else (key,)
+    if sum(item is Ellipsis for item in items) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    for item in items:
+        if _is_advanced(item):
+            raise IndexError(
+                "asnumpy: integer-array and boolean-mask (advanced) indexing is not "
+                f"supported by this version; got index {item!r}"
+            )
+    consumed = sum(1 for item in items if item is not None and item is not Ellipsis)
+    if consumed > len(shape):
+        raise IndexError(
+            f"too many indices for array: array is {len(shape)}-dimensional, "
+            f"but {consumed} were indexed"
+        )
+    if Ellipsis not in items:
+        items = items + (Ellipsis,)
+
+    new_shape, new_strides = [], []
+    axis = 0
+    for item in items:
+        if item is None:
+            new_shape.append(1)
+            new_strides.append(0)
+        elif item is Ellipsis:
+            for _ in range(len(shape) - consumed):
+                new_shape.append(shape[axis])
+                new_strides.append(strides[axis])
+                axis += 1
+        elif isinstance(item, slice):
+            start, stop, step = item.indices(shape[axis])
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * strides[axis]
+            new_shape.append(length)
+            new_strides.append(strides[axis] * step)
+            axis += 1
+        else:
+            try:
+                index = operator.index(item)
+            except TypeError:
+                raise IndexError(_INVALID_INDEX) from None
+            size = shape[axis]
+            if not -size <= index < size:
+                raise IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
+            offset += (index % size) * strides[axis]
+            axis += 1
+    return tuple(new_shape), tuple(new_strides), offset

@@ -1,0 +1,537 @@
+"""asnumpy.ndarray: an n-dimensional array in device memory.
+
+An array is a layout (shape, byte strides, offset, dtype) over a
+:class:`~asnumpy.runtime.memory.Buffer` on one device.  Views share the
+buffer; the buffer returns to its pool when the last array using it is gone.
+Every consumer of the data goes through :meth:`ndarray._realize`, the single
+seam where lazy evaluation will attach.
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+
+import numpy as np
+
+from .. import _dtypes
+from ..runtime.device import Device
+from . import _layout
+from ._launch import check_same_device, empty, launch
+
+__all__ = ["ndarray", "Flags"]
+
+
+class Flags:
+    """Memory-layout flags of an array, read like ``numpy.ndarray.flags``."""
+
+    __slots__ = ("_array",)
+    _ALIASES = {"C": "c_contiguous", "C_CONTIGUOUS": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+                "F": "f_contiguous", "F_CONTIGUOUS": "f_contiguous", "FORTRAN": "f_contiguous",
+                "O": "owndata", "OWNDATA": "owndata", "W": "writeable", "WRITEABLE": "writeable",
+                "A": "aligned", "ALIGNED": "aligned", "X": "writebackifcopy",
+                "WRITEBACKIFCOPY": "writebackifcopy"}
+
+    def __init__(self, array):
+        self._array = array
+
+    @property
+    def c_contiguous(self) -> bool:
+        a = self._array
+        return _layout.is_c_contiguous(a._shape, a._strides, a.itemsize)
+
+    @property
+    def f_contiguous(self) -> bool:
+        a = self._array
+        return _layout.is_f_contiguous(a._shape, a._strides, a.itemsize)
+
+    @property
+    def owndata(self) -> bool:
+        return self._array._base is None
+
+    @property
+    def aligned(self) -> bool:
+        return True
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return False
+
+    @property
+    def writeable(self) -> bool:
+        return self._array._writeable
+
+    @writeable.setter
+    def writeable(self, value):
+        a = self._array
+        base = a._base
+        if value and base is not None and not getattr(base, "_writeable", True):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        if value and not a._buffer_writeable():
+            raise ValueError("cannot set WRITEABLE flag to True of this array: its memory is read-only")
+        a._writeable = bool(value)
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._ALIASES[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    def __setitem__(self, key, value):
+        if self._ALIASES.get(key.upper()) != "writeable":
+            raise ValueError(f"flag {key!r} cannot be set")
+        self.writeable = value
+
+    def __repr__(self):
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
+        return "\n".join(f"  {name} : {self[name]}" for name in names) + "\n"
+
+
+class ndarray:
+    """An n-dimensional array in the memory of one device.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the new array.
+    dtype : data-type, optional
+        A numeric dtype (default float64).
+    order : {'C', 'F'}, optional
+        Memory layout of the new array.
+    device : str or Device, optional
+        Where the array lives; the current device if None.
+
+    Notes
+    -----
+    Use :func:`asnumpy.empty`, :func:`asnumpy.asarray` and friends rather
+    than this constructor.  Indexing with integers returns 0-d arrays that
+    stay on the device (as CuPy does), not NumPy scalars; ``item()``,
+    ``get()`` and ``asnumpy()`` bring values to the host explicitly.
+    """
+
+    __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_device", "_base",
+                 "_writeable", "_native", "__weakref__")
+    # NumPy must not treat asnumpy arrays as array-likes: mixing them into
+    # NumPy operations defers to asnumpy (and transfers stay explicit).
+    __array_ufunc__ = None
+    __array_function__ = None
+    __hash__ = None
+
+    def __init__(self, shape, dtype=float, order="C", *, device=None):
+        shape = _layout.normalize_shape(shape, "ndarray")
+        dtype = _dtypes.to_dtype(dtype, "ndarray")
+        made = empty(shape, dtype, Device(device), order, func="ndarray")
+        self._adopt(made._buffer, shape, dtype, made._strides, 0, made._device, None)
+
+    def _adopt(self, buffer, shape, dtype, strides, offset, device, base):
+        self._buffer = buffer
+        self._shape = shape
+        self._strides = strides
+        self._offset = offset
+        self._dtype = dtype
+        self._device = device
+        self._base = base
+        self._writeable = True
+        self._native = None
+
+    @classmethod
+    def _from_buffer(cls, buffer, shape, dtype, strides, offset, device, base=None):
+        array = object.__new__(cls)
+        array._adopt(buffer, shape, dtype, strides, offset, device, base)
+        return array
+
+    def _view(self, shape, strides, offset, dtype=None):
+        """A new array sharing this one's memory."""
+        view = ndarray._from_buffer(self._buffer, shape, self._dtype if dtype is None else dtype,
+                                    strides, offset, self._device,
+                                    self if self._base is None else self._base)
+        view._writeable = self._writeable
+        return view
+
+    def _realize(self):
+        """The buffer holding this array's data: the one seam to its memory."""
+        return self._buffer
+
+    def _buffer_writeable(self) -> bool:
+        handle = self._buffer.handle
+        flags = getattr(handle, "flags", None)
+        return flags is None or flags.writeable
+
+    # -- attributes -------------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dtype
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        return self._strides
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def size(self) -> int:
+        return _layout.size_of(self._shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self._dtype.itemsize
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def __asnumpy_device__(self) -> Device:
+        return self._device
+
+    @property
+    def flags(self) -> Flags:
+        return Flags(self)
+
+    @property
+    def base(self):
+        return self._base
+
+    @property
+    def T(self) -> "ndarray":
+        return self.transpose()
+
+    @property
+    def mT(self) -> "ndarray":
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return self.swapaxes(-1, -2)
+
+    def transpose(self, *axes) -> "ndarray":
+        """A view with axes permuted (reversed when none are given)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        if not axes:
+            axes = range(self.ndim - 1, -1, -1)
+        axes = [_layout.normalize_axis(a, self.ndim, "transpose") for a in axes]
+        if sorted(axes) != list(range(self.ndim)):
+            raise ValueError("axes don't match array")
+        return self._view(tuple(self._shape[a] for a in axes),
+                          tuple(self._strides[a] for a in axes), self._offset)
+
+    def swapaxes(self, axis1, axis2) -> "ndarray":
+        """A view with two axes interchanged."""
+        order = list(range(self.ndim))
+        a = _layout.normalize_axis(axis1, self.ndim, "swapaxes")
+        b = _layout.normalize_axis(axis2, self.ndim, "swapaxes")
+        order[a], order[b] = order[b], order[a]
+        return self.transpose(order)
+
+    @property
+    def real(self) -> "ndarray":
+        if self._dtype.kind != "c":
+            return self
+        return self._view(self._shape, self._strides, self._offset, _component_dtype(self._dtype))
+
+    @real.setter
+    def real(self, value):
+        self.real[...] = value
+
+    @property
+    def imag(self) -> "ndarray":
+        if self._dtype.kind != "c":
+            zeros = empty(self._shape, self._dtype, self._device)
+            launch("fill", zeros, np.zeros((), self._dtype), func="ndarray.imag")
+            zeros._writeable = False
+            return zeros
+        part = _component_dtype(self._dtype)
+        return self._view(self._shape, self._strides, self._offset + part.itemsize, part)
+
+    @imag.setter
+    def imag(self, value):
+        if self._dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
+    # -- Python protocols -------------------------------------------------
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self._shape[0]))
+
+    def _scalar_source(self) -> np.ndarray:
+        """A host array on which NumPy's scalar-conversion rules give our answer.
+
+        Only size-0/1 arrays are copied; a larger one is stood in for by a
+        zero-strided host array of the same shape, which raises NumPy's error.
+        """
+        if self.size <= 1:
+            return self.get()
+        return np.broadcast_to(np.zeros((), self._dtype), self._shape)
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar_source())
+
+    def __int__(self) -> int:
+        return int(self._scalar_source())
+
+    def __float__(self) -> float:
+        return float(self._scalar_source())
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar_source())
+
+    def __index__(self) -> int:
+        return operator.index(self._scalar_source())
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            "Implicit conversion of an asnumpy.ndarray to a NumPy array is not allowed; "
+            "use .get(), .to_numpy() or asnumpy.asnumpy() to copy it to the host explicitly"
+        )
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return _rebuild, (self.get(), self._device.name)
+
+    def __repr__(self) -> str:
+        from ._formatting import array_repr
+
+        return array_repr(self)
+
+    def __str__(self) -> str:
+        from ._formatting import array_str
+
+        return array_str(self)
+
+    # -- indexing ---------------------------------------------------------
+
+    def __getitem__(self, key) -> "ndarray":
+        shape, strides, offset = _layout.basic_index(key, self._shape, self._strides, self._offset)
+        return self._view(shape, strides, offset)
+
+    def __setitem__(self, key, value) -> None:
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
+        target = self if key is Ellipsis else self[key]
+        _assign(target, value, "ndarray.__setitem__")
+
+    # -- conversion and copies --------------------------------------------
+
+    def item(self, *args):
+        """Copy one element to the host as a Python scalar (NumPy's rules)."""
+        if not args:
+            if self.size != 1:
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+            return self.get().item()
+        if len(args) == 1 and not isinstance(args[0], tuple):
+            flat = operator.index(args[0])
+            if not -self.size <= flat < self.size:
+                raise IndexError("index out of bounds")
+            args = np.unravel_index(flat % self.size, self._shape)
+        elif len(args) == 1:
+            args = args[0]
+        if len(args) != self.ndim:
+            raise ValueError("incorrect number of indices for array")
+        return self[tuple(args)].get().item()
+
+    def tolist(self):
+        """The array as nested Python lists of Python scalars (copied to host)."""
+        return self.get().tolist()
+
+    def copy(self, order="C") -> "ndarray":
+        """A copy of the array on the same device (``order`` as NumPy's)."""
+        out = empty(self._shape, self._dtype, self._device, order, like=self, func="ndarray.copy")
+        launch("copy", out, self, func="ndarray.copy")
+        return out
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> "ndarray":
+        """A copy cast to ``dtype``; with ``copy=False`` the array itself when nothing changes."""
+        dtype = _dtypes.to_dtype(dtype, "ndarray.astype")
+        if not np.can_cast(self._dtype, dtype, casting=casting):
+            raise TypeError(
+                f"Cannot cast array data from {self._dtype!r} to {dtype!r} "
+                f"according to the rule {casting!r}"
+            )
+        if not copy and dtype == self._dtype and _keeps_order(self, order):
+            return self
+        out = empty(self._shape, dtype, self._device, order, like=self, func="ndarray.astype")
+        launch("copy", out, self, func="ndarray.astype")
+        return out
+
+    def fill(self, value) -> None:
+        """Set every element to the scalar ``value`` (NumPy's conversion rules)."""
+        if not self._writeable:
+            raise ValueError("assignment destination is read-only")
+        if isinstance(value, ndarray):
+            check_same_device("ndarray.fill", self._device, value)
+            if value.size != 1:
+                raise ValueError("Input object to FillWithScalar is not a scalar")
+            launch("copy", self, value.reshape(()) if value.ndim else value, func="ndarray.fill")
+            return
+        scalar = np.empty((), self._dtype)
+        scalar.fill(value)
+        launch("fill", self, scalar, func="ndarray.fill")
+
+    def reshape(self, *shape, order="C") -> "ndarray":
+        """A view with a new shape when the layout allows it, else a copy."""
+        if len(shape) == 1:
+            shape = shape[0]
+        shape = _resolve_reshape(shape, self.size)
+        if order not in ("C", "F", "A"):
+            raise ValueError(f"asnumpy.reshape: order must be 'C', 'F' or 'A', got {order!r}")
+        use_f = order == "F" or (order == "A" and self.flags.f_contiguous and not self.flags.c_contiguous)
+        contiguous = self.flags.f_contiguous if use_f else self.flags.c_contiguous
+        source = self if contiguous else self.copy(order="F" if use_f else "C")
+        strides = _layout.contiguous_strides(shape, self.itemsize, "F" if use_f else "C")
+        return source._view(shape, strides, source._offset)
+
+    def view(self, dtype=None, type=None) -> "ndarray":
+        """A view of the same memory, optionally reinterpreted as ``dtype``."""
+        if type is not None and type is not ndarray:
+            raise TypeError(f"ndarray.view: type must be asnumpy.ndarray, got {type!r}")
+        if dtype is None:
+            return self._view(self._shape, self._strides, self._offset)
+        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
+            return self._view(self._shape, self._strides, self._offset)
+        dtype = _dtypes.to_dtype(dtype, "ndarray.view")
+        old = self.itemsize
+        if dtype.itemsize == old:
+            return self._view(self._shape, self._strides, self._offset, dtype)
+        if self.ndim == 0:
+            raise ValueError(
+                "Changing the dtype of a 0d array is only supported if the itemsize is unchanged"
+            )
+        if self._shape[-1] != 1 and self._strides[-1] != old:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        last_bytes = self._shape[-1] * old
+        if last_bytes % dtype.itemsize:
+            which = "larger" if dtype.itemsize > old else "smaller"
+            raise ValueError(
+                f"When changing to a {which} dtype, its size must be a divisor of the total "
+                "size in bytes of the last axis of the array."
+            )
+        shape = self._shape[:-1] + (last_bytes // dtype.itemsize,)
+        return self._view(shape, self._strides[:-1] + (dtype.itemsize,), self._offset, dtype)
+
+    # -- transfers --------------------------------------------------------
+
+    def get(self, stream=None, out=None) -> np.ndarray:
+        """Copy the array to a NumPy array on the host.
+
+        With a user ``stream`` the copy is queued on it and the returned
+        array is complete once that stream is synchronized.  ``out`` is a
+        NumPy array of the same shape to copy into.
+        """
+        from . import transfer
+
+        return transfer.to_host(self, out=out, stream=stream, func="ndarray.get")
+
+    def to_numpy(self) -> np.ndarray:
+        """Copy the array to a new NumPy array on the host."""
+        return self.get()
+
+    @classmethod
+    def from_numpy(cls, array, device=None, stream=None) -> "ndarray":
+        """Copy a NumPy array (or array-like) to ``device`` (the current one)."""
+        from . import transfer
+
+        return transfer.from_host(np.asarray(array), Device(device), stream, func="ndarray.from_numpy")
+
+    def to(self, device, stream=None) -> "ndarray":
+        """This array on ``device``: itself if already there, else a copy."""
+        from . import transfer
+
+        return transfer.to_device(self, Device(device), stream, func="ndarray.to")
+
+
+def _rebuild(host, device_name):
+    from . import transfer
+
+    return transfer.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
+
+
+def _component_dtype(dtype: np.dtype) -> np.dtype:
+    return np.dtype(f"f{dtype.itemsize // 2}")
+
+
+def _keeps_order(array, order) -> bool:
+    flags = array.flags
+    return {"C": flags.c_contiguous, "F": flags.f_contiguous}.get(order, True)
+
+
+def _resolve_reshape(shape, size):
+    shape = list(_layout.normalize_shape(shape, "reshape") if not _has_minus_one(shape) else shape)
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if unknown:
+        known = _layout.size_of(d for d in shape if d != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(shape)}")
+        shape[unknown[0]] = size // known
+    shape = _layout.normalize_shape(shape, "reshape")
+    if _layout.size_of(shape) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    return shape
+
+
+def _has_minus_one(shape):
+    try:
+        return any(operator.index(d) == -1 for d in shape)
+    except TypeError:
+        return operator.index(shape) == -1
+
+
+def _assign(target: ndarray, value, func: str) -> None:
+    """Write ``value`` (asnumpy array, NumPy array, sequence or scalar) into target."""
+    from . import transfer
+
+    if isinstance(value, ndarray):
+        check_same_device(func, target._device, value)
+        _check_broadcast(value.shape, target._shape)
+        launch("copy", target, value, func=func)
+        return
+    host = np.asarray(value) if not _is_python_scalar(value) else None
+    if host is None or host.ndim == 0:
+        scalar = np.empty((), target._dtype)
+        scalar[()] = value
+        launch("fill", target, scalar, func=func)
+        return
+    if host.dtype.kind not in "biufc":
+        host = transfer.host_array(value, None, func)
+    _check_broadcast(host.shape, target._shape)
+    transfer.copy_host_into(target, host, None, func)
+
+
+def _is_python_scalar(value) -> bool:
+    return isinstance(value, (int, float, complex, bool, np.generic))
+
+
+def _check_broadcast(source_shape, target_shape):
+    try:
+        ok = np.broadcast_shapes(source_shape, target_shape) == tuple(target_shape)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(
+            f"could not broadcast input array from shape {tuple(source_shape)} "
+            f"into shape {tuple(target_shape)}"
+        )

@@ -1,0 +1,312 @@
+"""Moving data between the host and devices, and between devices.
+
+One machinery serves ``asarray``, ``array``, ``asnumpy``, ``from_numpy``,
+``to_numpy``, ``get`` and ``to``: :func:`from_host`, :func:`to_host` and
+:func:`to_device`.  Each copy is queued on a stream: the given one, else the
+current stream of the device involved (the default stream runs it at once).
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from .. import _dtypes
+from ..runtime.device import Device, get_device
+from ..runtime.memory import Buffer
+from ..runtime.stream import Event
+from ._launch import empty, resolve_stream
+from ._layout import memory_extent
+from .ndarray import ndarray
+
+__all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "TransferHandle"]
+
+_NO_COPY_HINT = "Unable to avoid copy while creating an array as requested"
+
+
+def host_array(obj, dtype, func) -> np.ndarray:
+    """``obj`` as a numeric NumPy array; asnumpy arrays inside sequences are fetched."""
+    try:
+        host = np.asarray(obj, dtype=dtype)
+    except TypeError:
+        if not isinstance(obj, (list, tuple)):
+            raise
+        host = np.asarray([_fetch_nested(item) for item in obj], dtype=dtype)
+    checked = _dtypes.to_dtype(host.dtype, func)
+    return host if checked == host.dtype else host.astype(checked)
+
+
+def _fetch_nested(item):
+    if isinstance(item, ndarray):
+        return item.get()
+    if isinstance(item, (list, tuple)):
+        return [_fetch_nested(x) for x in item]
+    return item
+
+
+def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
+    """Queue a copy of ``host`` (broadcast and cast) into the device array ``dst``."""
+    device = dst._device
+    resolve_stream(device, stream, func).launch(device.backend.copy_from_host, dst, host)
+
+
+def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=None) -> ndarray:
+    """A new array on ``device`` holding a copy of the NumPy array ``host``."""
+    dtype = _dtypes.to_dtype(host.dtype if dtype is None else dtype, func)
+    out = empty(host.shape, dtype, device, order, like=host, stream=stream, func=func)
+    copy_host_into(out, host, stream, func)
+    return out
+
+
+def _host_destination(array: ndarray, out, func) -> np.ndarray:
+    """``out`` checked against ``array``, or a new host array in its layout."""
+    if out is None:
+        use_f = array.flags.f_contiguous and not array.flags.c_contiguous
+        return np.empty(array.shape, array.dtype, order="F" if use_f else "C")
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"asnumpy.{func}: out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != array.shape or out.dtype != array.dtype:
+        raise ValueError(
+            f"asnumpy.{func}: out has shape {out.shape} and dtype {out.dtype}, but the array "
+            f"has shape {array.shape} and dtype {array.dtype}"
+        )
+    if not out.flags.writeable:
+        raise ValueError(f"asnumpy.{func}: out is read-only")
+    return out
+
+
+def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:
+    """Queue a copy of ``array`` to the host; returns the (possibly pending) NumPy array."""
+    out = _host_destination(array, out, func)
+    device = array._device
+    resolve_stream(device, stream, func).launch(device.backend.copy_to_host, out, array)
+    return out
+
+
+def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None) -> ndarray:
+    """``array`` on ``device``: itself if already there, else a copy made on a stream."""
+    if array._device is device and (dtype is None or dtype == array.dtype):
+        return array
+    dtype = array.dtype if dtype is None else dtype
+    source = array._device
+    if source.backend is device.backend:
+        out = empty(array.shape, dtype, device, "K", like=array, stream=None, func=func)
+        resolve_stream(source, stream, func).launch(device.backend.copy_peer, out, array)
+        return out
+    # Different back ends: stage through the host, in order on one stream.
+    host = to_host(array, stream=stream, func=func)
+    resolve_stream(source, stream, func).synchronize()
+    return from_host(host, device, None, func, dtype=dtype)
+
+
+def _alias_host(host: np.ndarray, device: Device, func) -> ndarray:
+    """An asnumpy array over the memory of ``host`` (no copy; cpu back ends)."""
+    if not device.backend.can_alias_host:
+        raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT}: {device} memory cannot alias host memory")
+    problem = None
+    if host.dtype.kind not in "biufc":
+        problem = f"dtype {host.dtype} is not numeric"
+    elif not host.dtype.isnative:
+        problem = f"dtype {host.dtype} is not in native byte order"
+    elif not host.flags.aligned:
+        problem = "the array is not aligned"
+    if problem:
+        raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT} (copy=False): {problem}")
+    low, high = memory_extent(host.shape, host.strides, host.itemsize)
+    handle = device.backend.alias_host(host, low, high)
+    buffer = Buffer(handle, high - low, device)
+    alias = ndarray._from_buffer(buffer, host.shape, host.dtype, host.strides, -low, device, host)
+    alias._writeable = bool(host.flags.writeable)
+    return alias
+
+
+def _check_copy(copy, func):
+    if copy not in (None, True, False):
+        raise ValueError(f"asnumpy.{func}: copy must be True, False or None, got {copy!r}")
+
+
+def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None) -> ndarray:
+    """Convert ``obj`` to an asnumpy array on ``device``.
+
+    Parameters
+    ----------
+    obj : array_like
+        A NumPy array, scalar, nested sequence, object with ``__array__`` or
+        the buffer protocol, or an asnumpy array (copied if on another device).
+    dtype : data-type, optional
+        Numeric dtype of the result; inferred from ``obj`` by default.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout of a copy.
+    device : str or Device, optional
+        Target device: an asnumpy array's own device, else the current device.
+    copy : bool or None, optional
+        True always copies; None copies only when needed; False never copies
+        and raises ValueError when that is impossible.  On cpu devices
+        ``copy=False`` aliases a suitable NumPy array's memory (writes show
+        through in both directions); ``copy=None`` still transfers a NumPy
+        array, so that programs behave the same on every device.
+    stream : Stream, optional
+        Stream to queue the copy on (asynchronous on a user stream).
+
+    Returns
+    -------
+    ndarray
+    """
+    _check_copy(copy, "asarray")
+    order = "K" if order is None else order
+    dtype = None if dtype is None else _dtypes.to_dtype(dtype, "asarray")
+    if isinstance(obj, ndarray):
+        return _from_device_array(obj, dtype, order, device, copy, stream, "asarray")
+    device = get_device() if device is None else Device(device)
+    if copy is False:
+        try:
+            host = np.asarray(obj, dtype=dtype, copy=False)
+        except TypeError:
+            raise
+        except ValueError:
+            raise ValueError(f"asnumpy.asarray: {_NO_COPY_HINT} (copy=False): {obj!r:.60}") from None
+        return _alias_host(host, device, "asarray")
+    return from_host(host_array(obj, dtype, "asarray"), device, stream, "asarray", order)
+
+
+def _from_device_array(obj, dtype, order, device, copy, stream, func):
+    device = obj._device if device is None else Device(device)
+    dtype = obj.dtype if dtype is None else dtype
+    moves = device is not obj._device
+    needs_copy = moves or dtype != obj.dtype or not _layout_satisfies(obj, order)
+    if copy is False and needs_copy:
+        reason = f"the array is on {obj._device}, not {device}" if moves else "dtype or order differs"
+        raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT} (copy=False): {reason}")
+    if not needs_copy and not copy:
+        return obj
+    if moves:
+        moved = to_device(obj, device, stream, func, dtype)
+        return moved if _layout_satisfies(moved, order) else moved.copy(order=order)
+    out = empty(obj.shape, dtype, device, order, like=obj, stream=stream, func=func)
+    from ._launch import launch
+
+    launch("copy", out, obj, stream=stream, func=func)
+    return out
+
+
+def _layout_satisfies(array, order) -> bool:
+    flags = array.flags
+    if order == "C":
+        return flags.c_contiguous
+    if order == "F":
+        return flags.f_contiguous
+    return True
+
+
+def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None) -> ndarray:
+    """Create an asnumpy array, copying by default (as ``numpy.array``).
+
+    Parameters
+    ----------
+    obj : array_like
+        Anything :func:`asarray` accepts.
+    dtype : data-type, optional
+        Numeric dtype of the result.
+    copy : bool or None, optional
+        True (default) always copies; None copies when needed; False never.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Memory layout of the result.
+    ndmin : int, optional
+        Minimum number of dimensions; ones are prepended to the shape.
+    device : str or Device, optional
+        Target device.
+
+    Returns
+    -------
+    ndarray
+    """
+    _check_copy(copy, "array")
+    result = asarray(obj, dtype, order, device=device, copy=copy)
+    if copy and result is obj:
+        result = result.copy(order="K" if order in (None, "A") else order)
+    ndmin = operator.index(ndmin)
+    if ndmin > result.ndim:
+        extra = ndmin - result.ndim
+        result = result._view((1,) * extra + result.shape, (0,) * extra + result.strides,
+                              result._offset)
+    return result
+
+
+class TransferHandle:
+    """A device-to-host copy in flight, returned by ``asnumpy(..., wait=False)``.
+
+    ``wait()`` blocks until the copy has finished and returns the NumPy
+    array, raising the copy's error if it failed; ``done()`` polls.
+    """
+
+    def __init__(self, host: np.ndarray):
+        self._host = host
+        self._event = Event()
+        self._error = None
+
+    def done(self) -> bool:
+        """True once the copy has completed."""
+        return self._event.query()
+
+    def wait(self) -> np.ndarray:
+        """Block until the copy has finished; return the NumPy array."""
+        self._event.synchronize()
+        if self._error is not None:
+            raise self._error
+        return self._host
+
+    def __repr__(self):
+        state = "done" if self.done() else "pending"
+        return f"<asnumpy.TransferHandle {state} shape={self._host.shape} dtype={self._host.dtype}>"
+
+
+def _queue_to_host(array: ndarray, out: np.ndarray, stream) -> TransferHandle:
+    handle = TransferHandle(out)
+    copy_to_host = array._device.backend.copy_to_host
+
+    def copy():
+        try:
+            copy_to_host(out, array)
+        except BaseException as exc:
+            handle._error = exc
+            raise
+
+    stream.launch(copy)
+    handle._event.record(stream)
+    return handle
+
+
+def asnumpy(a, *, stream=None, out=None, wait=True, order="C"):
+    """Copy ``a`` to the host as a NumPy array.
+
+    Parameters
+    ----------
+    a : ndarray or array_like
+        An asnumpy array (copied from its device) or anything NumPy accepts.
+    stream : Stream, optional
+        The stream to queue the copy on (the array device's current stream).
+    out : numpy.ndarray, optional
+        Destination of the same shape and dtype.
+    wait : bool, optional
+        True (default) returns the NumPy array once the copy is complete.
+        False returns a :class:`TransferHandle` at once; its ``wait()``
+        returns the array.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Layout of a host array made from a non-asnumpy ``a``.
+
+    Returns
+    -------
+    numpy.ndarray or TransferHandle
+    """
+    if not isinstance(a, ndarray):
+        host = np.asarray(a, order=order)
+        if out is not None:
+            np.copyto(out, host)
+            host = out
+        if wait:
+            return host
+        return TransferHandle(host)
+    stream = resolve_stream(a._device, stream, "asnumpy")
+    handle = _queue_to_host(a, _host_destination(a, out, "asnumpy"), stream)
+    return handle.wait() if wait else handle

@@ -1,0 +1,98 @@
+"""dtypes: NumPy's own type objects, limited to the numeric kinds.
+
+asnumpy arrays hold bool, integer, floating and complex data.  The dtype
+helpers are NumPy's, wrapped only so that they accept asnumpy arrays
+wherever NumPy accepts its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+    "intp", "uintp", "int_", "uint", "float_", "complex_", "double", "single", "half",
+    "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong", "ulonglong", "csingle",
+    "cdouble", "dtype", "result_type", "promote_types", "can_cast", "min_scalar_type",
+    "common_type", "finfo", "iinfo", "isdtype", "issubdtype", "number", "integer",
+    "signedinteger", "unsignedinteger", "floating", "complexfloating", "inexact", "generic",
+    "bool", "SUPPORTED_DTYPES", "to_dtype",
+]
+
+bool_ = bool = np.bool_
+int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
+uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
+float16, float32, float64 = np.float16, np.float32, np.float64
+complex64, complex128 = np.complex64, np.complex128
+intp, uintp, int_, uint = np.intp, np.uintp, np.int_, np.uint
+float_, complex_ = np.float64, np.complex128
+double, single, half = np.double, np.single, np.half
+byte, ubyte, short, ushort = np.byte, np.ubyte, np.short, np.ushort
+intc, uintc, longlong, ulonglong = np.intc, np.uintc, np.longlong, np.ulonglong
+csingle, cdouble = np.csingle, np.cdouble
+number, integer, generic, inexact = np.number, np.integer, np.generic, np.inexact
+signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
+floating, complexfloating = np.floating, np.complexfloating
+dtype = np.dtype
+finfo, iinfo, isdtype, issubdtype, promote_types = (
+    np.finfo, np.iinfo, np.isdtype, np.issubdtype, np.promote_types,
+)
+
+SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
+))
+_SUPPORTED_KINDS = "biufc"
+
+
+def to_dtype(value, func: str, default=None) -> np.dtype:
+    """The native-byte-order NumPy dtype for ``value``; TypeError if not numeric.
+
+    ``None`` gives ``default`` (when one is given).  Non-native byte orders
+    are accepted and stored natively, as device memory has one byte order.
+    """
+    if value is None and default is not None:
+        return np.dtype(default)
+    try:
+        result = np.dtype(value)
+    except TypeError as exc:
+        raise TypeError(f"asnumpy.{func}: {exc}") from None
+    if result.kind not in _SUPPORTED_KINDS or result.fields is not None or result.subdtype:
+        raise TypeError(
+            f"asnumpy.{func}: dtype {result!r} is not supported; asnumpy arrays hold "
+            "bool, integer, floating and complex numbers"
+        )
+    return result.newbyteorder("=") if not result.isnative else result
+
+
+def _as_numpy_arg(value):
+    """asnumpy arrays stand in for NumPy's by their dtype (NumPy 2 has no
+    value-based casting for arrays, 0-d included)."""
+    return value.dtype if hasattr(value, "__asnumpy_device__") else value
+
+
+def result_type(*arrays_and_dtypes) -> np.dtype:
+    """The dtype NumPy's promotion rules (NEP 50) give for the arguments."""
+    return np.result_type(*map(_as_numpy_arg, arrays_and_dtypes))
+
+
+def can_cast(from_, to, casting="safe") -> bool:
+    """Whether a cast from ``from_`` (an array or dtype) to ``to`` is allowed."""
+    return np.can_cast(_as_numpy_arg(from_), to, casting=casting)
+
+
+def min_scalar_type(a) -> np.dtype:
+    """The smallest dtype that holds ``a``; a 0-d asnumpy array is read by value."""
+    if hasattr(a, "__asnumpy_device__"):
+        a = a.get() if a.ndim == 0 else a.dtype
+        if isinstance(a, np.dtype):
+            return a
+    return np.min_scalar_type(a)
+
+
+def common_type(*arrays) -> type:
+    """The inexact scalar type common to the arrays, as ``numpy.common_type``."""
+    samples = [np.empty(0, dtype=_as_numpy_arg(a) if hasattr(a, "__asnumpy_device__")
+                        else np.asarray(a).dtype) for a in arrays]
+    return np.common_type(*samples)

@@ -1,0 +1,48 @@
+"""Back ends, discovered lazily: a missing one fails only when asked for.
+
+A back end is a module exposing ``BACKEND``, an object with
+``device_count()``, ``make_allocator(index)``, the host/device copy
+functions and ``kernel(name)`` (see ``docs/architecture.md``).  Back ends
+never import the front end; they are handed arrays and read their layout.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import importlib
+import os
+
+from .._errors import DeviceUnavailableError
+
+__all__ = ["KNOWN_KINDS", "load_backend"]
+
+# kind -> (module that implements it, function explaining why it is absent)
+_MODULES = {
+    "cpu": "asnumpy.backends.cpu",
+    "cuda": None,
+    "npu": None,
+}
+KNOWN_KINDS = tuple(_MODULES)
+
+
+def _why_no_cuda() -> str:
+    if ctypes.util.find_library("cuda") is None and not os.path.exists("/proc/driver/nvidia"):
+        return "no NVIDIA driver (libcuda) was found on this machine"
+    return "this build of asnumpy has no cuda back end"
+
+
+def _why_no_npu() -> str:
+    if not os.environ.get("ASCEND_HOME_PATH") and not os.path.isdir("/usr/local/Ascend"):
+        return "no Ascend CANN toolkit was found (ASCEND_HOME_PATH is unset)"
+    return "this build of asnumpy has no npu back end"
+
+
+_WHY_MISSING = {"cuda": _why_no_cuda, "npu": _why_no_npu}
+
+
+def load_backend(kind: str):
+    """Import and return the back end for ``kind`` or raise DeviceUnavailableError."""
+    module_name = _MODULES[kind]
+    if module_name is None:
+        raise DeviceUnavailableError(_WHY_MISSING[kind]())
+    return importlib.import_module(module_name).BACKEND

@@ -1,0 +1,74 @@
+"""The cpu kernel library: NumPy's compiled loops run on device buffers.
+
+``KERNELS`` maps a kernel name to a function whose first argument is the
+output array.  Array arguments are asnumpy arrays; :func:`view` gives the
+NumPy view of their device memory that NumPy's loops then write into.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["KERNELS", "view"]
+
+
+def view(array) -> np.ndarray:
+    """A NumPy view of an asnumpy array's cpu device memory (cached)."""
+    native = array._native
+    if native is None:
+        buffer = array._realize()
+        native = np.ndarray(array._shape, array._dtype, buffer=buffer.handle,
+                            offset=array._offset, strides=array._strides)
+        array._native = native
+    return native
+
+
+def _native(value):
+    return view(value) if hasattr(value, "_realize") else value
+
+
+def fill(out, value) -> None:
+    """Set every element of ``out`` to the 0-d NumPy array ``value``."""
+    np.copyto(view(out), value, casting="unsafe")
+
+
+def copy(out, src) -> None:
+    """Copy ``src`` into ``out``, broadcasting and casting unsafely."""
+    np.copyto(view(out), view(src), casting="unsafe")
+
+
+def _producer(numpy_function):
+    """A kernel writing ``numpy_function(*args, dtype=out.dtype, **kw)`` into out."""
+
+    def kernel(out, *args, **kwargs):
+        args = [_native(a) for a in args]
+        result = numpy_function(*args, dtype=out._dtype, **kwargs)
+        np.copyto(view(out), result, casting="unsafe")
+
+    kernel.__name__ = numpy_function.__name__
+    return kernel
+
+
+def _cast_after(numpy_function):
+    """A kernel for NumPy functions that take no dtype: compute, then cast."""
+
+    def kernel(out, *args, **kwargs):
+        args = [_native(a) for a in args]
+        np.copyto(view(out), numpy_function(*args, **kwargs), casting="unsafe")
+
+    kernel.__name__ = numpy_function.__name__
+    return kernel
+
+
+KERNELS = {
+    "fill": fill,
+    "copy": copy,
+    "arange": _producer(np.arange),
+    "linspace": _producer(np.linspace),
+    "logspace": _producer(np.logspace),
+    "geomspace": _producer(np.geomspace),
+    "tri": _producer(np.tri),
+    "tril": _cast_after(np.tril),
+    "triu": _cast_after(np.triu),
+    "vander": _cast_after(np.vander),
+}

@@ -1,0 +1,14 @@
+"""The device runtime: devices, memory pools, streams and events."""
+
+from .device import (
+    Device, default_device, devices, finalize, get_device, init, reset_device, set_device,
+    synchronize,
+)
+from .memory import Buffer, MemoryPool
+from .stream import DefaultStream, Event, Stream, get_current_stream
+
+__all__ = [
+    "Buffer", "DefaultStream", "Device", "Event", "MemoryPool", "Stream", "default_device",
+    "devices", "finalize", "get_current_stream", "get_device", "init", "reset_device",
+    "set_device", "synchronize",
+]

@@ -1,0 +1,277 @@
+"""The per-device memory pool.
+
+A pool sits between arrays and a back end's allocator.  Requests are rounded
+up to a *size class*; freed blocks are cached per size class and per stream
+and handed out again without asking the allocator (and, on the cpu device,
+without the page faults that a fresh allocation costs).
+
+Blocks are returned by :class:`Buffer` finalizers, which may run on any
+thread and at any moment the garbage collector chooses, including while the
+pool's lock is held.  They therefore only append to a lock-free deque; the
+pool folds that deque into its free lists the next time it is used.
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import threading
+
+from .._errors import OutOfMemoryError
+
+__all__ = ["Buffer", "MemoryPool", "round_size"]
+
+_SMALL_GRANULE = 512
+_SMALL_LIMIT = 1 << 20
+_CLASS_BITS = 3  # 2**3 = 8 size classes per power of two above 1 MiB
+
+
+def round_size(nbytes: int) -> int:
+    """Return the size class that a request of ``nbytes`` is served from.
+
+    Below 1 MiB sizes round up to a multiple of 512 bytes; above it, to one of
+    eight classes per power of two, so that no block wastes more than 12.5%.
+    """
+    if nbytes <= _SMALL_LIMIT:
+        return -(-nbytes // _SMALL_GRANULE) * _SMALL_GRANULE
+    step = 1 << (nbytes.bit_length() - 1 - _CLASS_BITS)
+    return -(-nbytes // step) * step
+
+
+class Buffer:
+    """A span of device memory owned by the arrays that view it.
+
+    ``handle`` is whatever the back end's allocator returned (on cpu, a 1-D
+    ``uint8`` NumPy array).  When the last reference goes, the block returns
+    to its pool; a buffer that aliases foreign memory has no pool.
+    """
+
+    __slots__ = ("handle", "nbytes", "device", "_pool", "_size", "_stream")
+
+    def __init__(self, handle, nbytes, device, pool=None, size=0, stream=None):
+        self.handle = handle
+        self.nbytes = nbytes
+        self.device = device
+        self._pool = pool
+        self._size = size
+        self._stream = stream
+
+    def __del__(self):
+        pool = self._pool
+        if pool is not None:
+            pool._returned.append((self.handle, self._size, self._stream))
+
+
+class MemoryPool:
+    """Caches device memory in size classes, with statistics and a limit.
+
+    Parameters
+    ----------
+    device : Device
+        The device this pool serves (named in errors and summaries).
+    allocator : object
+        The back end's allocator: ``alloc(nbytes) -> handle``,
+        ``total_memory() -> int`` and ``empty_handle()``.
+    """
+
+    def __init__(self, device, allocator):
+        self.device = device
+        self._allocator = allocator
+        self._lock = threading.Lock()
+        self._returned = collections.deque()
+        # (stream, size) -> [handle, ...]; stream None is the default stream.
+        self._free: dict[tuple, list] = {}
+        self._free_bytes = 0
+        self._free_blocks = 0
+        self._used_bytes = 0
+        self._peak_bytes = 0
+        self._limit = 0
+        self._enabled = True
+
+    # -- allocation -------------------------------------------------------
+
+    def malloc(self, nbytes: int, stream=None) -> Buffer:
+        """Return a :class:`Buffer` of at least ``nbytes`` bytes.
+
+        ``stream`` is the user stream the memory will first be used on (None
+        for the default stream); cached blocks of that stream are reused
+        first, then blocks of streams with no pending work.
+        """
+        if nbytes == 0:
+            return Buffer(self._allocator.empty_handle(), 0, self.device)
+        size = round_size(nbytes)
+        key_stream = None if stream is None or stream.is_default else stream
+        for attempt in range(3):
+            with self._lock:
+                self._drain_returned()
+                handle = self._take_cached(size, key_stream)
+                if handle is None:
+                    handle = self._allocate_fresh(size, attempt)
+                if handle is not None:
+                    self._used_bytes += size
+                    if self._used_bytes > self._peak_bytes:
+                        self._peak_bytes = self._used_bytes
+                    return Buffer(handle, nbytes, self.device, self, size, key_stream)
+            if attempt == 1:
+                # Arrays that are unreachable but not yet collected still hold
+                # blocks: collect them (outside the lock: their finalizers may
+                # run arbitrary code) and try once more.
+                gc.collect()
+        raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes)
+
+    def _take_cached(self, size, stream):
+        if not self._enabled:
+            return None
+        blocks = self._free.get((stream, size))
+        if not blocks:
+            # Stream-ordered reuse: a block cached by another stream may be
+            # taken only once that stream has no pending work.
+            for (other, other_size), candidates in self._free.items():
+                if other_size == size and candidates and (other is None or other.query()):
+                    blocks = candidates
+                    break
+            else:
+                return None
+        self._free_bytes -= size
+        self._free_blocks -= 1
+        return blocks.pop()
+
+    def _allocate_fresh(self, size, attempt):
+        """Ask the allocator; on failure release the cache (attempt >= 1)."""
+        if attempt >= 1:
+            self._release_cached()
+        if self._limit and self._used_bytes + self._free_bytes + size > self._limit:
+            return None
+        try:
+            return self._allocator.alloc(size)
+        except (MemoryError, OSError, ValueError, OverflowError):
+            return None
+
+    def _drain_returned(self):
+        returned = self._returned
+        while returned:
+            handle, size, stream = returned.popleft()
+            self._used_bytes -= size
+            if self._enabled:
+                self._free.setdefault((stream, size), []).append(handle)
+                self._free_bytes += size
+                self._free_blocks += 1
+
+    def _release_cached(self):
+        self._free.clear()
+        self._free_bytes = 0
+        self._free_blocks = 0
+
+    # -- control ----------------------------------------------------------
+
+    def free_all_blocks(self) -> None:
+        """Release every cached (unused) block back to the allocator."""
+        with self._lock:
+            self._drain_returned()
+            self._release_cached()
+
+    def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:
+        """Limit the bytes this pool may hold (used plus cached).
+
+        Give exactly one of ``size`` (bytes; 0 removes the limit) or
+        ``fraction`` (of the device's total memory, between 0 and 1).
+        """
+        if (size is None) == (fraction is None):
+            raise ValueError("set_limit: give exactly one of size= or fraction=")
+        if fraction is not None:
+            if not 0 <= fraction <= 1:
+                raise ValueError(f"set_limit: fraction must be between 0 and 1, got {fraction!r}")
+            size = int(self._allocator.total_memory() * fraction)
+        size = int(size)
+        if size < 0:
+            raise ValueError(f"set_limit: size must be non-negative, got {size!r}")
+        with self._lock:
+            self._limit = size
+
+    def get_limit(self) -> int:
+        """The limit in bytes, 0 when there is none."""
+        return self._limit
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Turn caching on or off; turning it off releases the cache."""
+        with self._lock:
+            self._enabled = bool(enabled)
+            self._drain_returned()
+            if not enabled:
+                self._release_cached()
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    # -- statistics -------------------------------------------------------
+
+    def _stat(self, name):
+        with self._lock:
+            self._drain_returned()
+            return getattr(self, name)
+
+    def used_bytes(self) -> int:
+        """Bytes held by live arrays (rounded to size classes)."""
+        return self._stat("_used_bytes")
+
+    def free_bytes(self) -> int:
+        """Bytes cached for reuse."""
+        return self._stat("_free_bytes")
+
+    def total_bytes(self) -> int:
+        """Bytes held from the allocator: used plus cached."""
+        with self._lock:
+            self._drain_returned()
+            return self._used_bytes + self._free_bytes
+
+    def n_free_blocks(self) -> int:
+        """Number of cached blocks."""
+        return self._stat("_free_blocks")
+
+    def peak_bytes(self) -> int:
+        """The highest ``used_bytes`` since creation or :meth:`reset_peak`."""
+        return self._stat("_peak_bytes")
+
+    def reset_peak(self) -> None:
+        """Restart peak tracking from the current ``used_bytes``."""
+        with self._lock:
+            self._drain_returned()
+            self._peak_bytes = self._used_bytes
+
+    def summary(self) -> str:
+        """A human-readable table of this pool's state."""
+        with self._lock:
+            self._drain_returned()
+            rows = [
+                ("device", str(self.device)),
+                ("pool enabled", "yes" if self._enabled else "no"),
+                ("used", _human(self._used_bytes)),
+                ("cached (free)", _human(self._free_bytes)),
+                ("total held", _human(self._used_bytes + self._free_bytes)),
+                ("peak used", _human(self._peak_bytes)),
+                ("free blocks", str(self._free_blocks)),
+                ("limit", _human(self._limit) if self._limit else "none"),
+            ]
+            classes = collections.Counter()
+            for (_, size), blocks in self._free.items():
+                classes[size] += len(blocks)
+        width = max(len(name) for name, _ in rows)
+        lines = [f"asnumpy memory pool: {self.device}"]
+        lines += [f"  {name:<{width}}  {value}" for name, value in rows]
+        if classes:
+            lines.append("  cached blocks by size class:")
+            lines += [f"    {_human(size):>12} x {count}" for size, count in sorted(classes.items())]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<asnumpy.MemoryPool device={self.device} used={self.used_bytes()} total={self.total_bytes()}>"
+
+
+def _human(nbytes: int) -> str:
+    value = float(nbytes)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if value < 1024 or unit == "TiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.2f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")

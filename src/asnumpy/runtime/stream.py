@@ -1,0 +1,232 @@
+"""Streams and events, with CUDA's semantics on every device.
+
+Each device has a default stream whose work runs at once, in order with the
+host.  A user :class:`Stream` owns a worker thread: work launched on it
+returns immediately and runs in order on that thread, so a program that
+forgets to synchronize fails its tests on any machine, not only on a GPU.
+
+An exception raised by asynchronous work is kept and raised by the next
+``synchronize()`` of that stream; it is never lost.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import weakref
+
+__all__ = ["Stream", "DefaultStream", "Event", "get_current_stream"]
+
+
+class _Worker:
+    """The thread behind a user stream and its bookkeeping.
+
+    Kept apart from :class:`Stream` so the thread holds no reference to the
+    stream: a stream nobody references is collected and its thread ends.
+    """
+
+    def __init__(self, name):
+        self.queue = queue.SimpleQueue()
+        self.cond = threading.Condition()
+        self.pending = 0
+        self.errors = []
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def submit(self, fn, args):
+        with self.cond:
+            self.pending += 1
+        self.queue.put((fn, args))
+
+    def _run(self):
+        get = self.queue.get
+        while True:
+            item = get()
+            if item is None:
+                return
+            try:
+                item[0](*item[1])
+            except BaseException as exc:  # kept for the next synchronize()
+                with self.cond:
+                    self.errors.append(exc)
+            finally:
+                # Drop the task before signalling, so that buffers it held
+                # are returned to their pool by the time synchronize() returns.
+                item = None
+                with self.cond:
+                    self.pending -= 1
+                    if self.pending == 0:
+                        self.cond.notify_all()
+
+    def wait(self):
+        with self.cond:
+            while self.pending:
+                self.cond.wait()
+            errors, self.errors = self.errors, []
+        if errors:
+            first = errors[0]
+            if len(errors) > 1:
+                first.add_note(f"({len(errors) - 1} more error(s) were raised on the same stream)")
+            raise first
+
+    def stop(self):
+        self.queue.put(None)
+
+
+class Stream:
+    """An ordered queue of device work that runs asynchronously to the host.
+
+    Parameters
+    ----------
+    device : str, Device or None
+        The device whose work this stream orders; the current device if None.
+
+    Notes
+    -----
+    ``with stream:`` makes the stream current for its device on this thread:
+    functions that take ``stream=None`` then launch on it.
+    """
+
+    is_default = False
+
+    def __init__(self, device=None):
+        from .device import Device
+
+        self.device = Device(device)
+        self._worker = _Worker(f"asnumpy-stream-{self.device}")
+        weakref.finalize(self, self._worker.stop)
+        self.device._streams.add(self)
+
+    def launch(self, fn, *args) -> None:
+        """Queue ``fn(*args)`` after all work already on this stream."""
+        self._worker.submit(fn, args)
+
+    def synchronize(self) -> None:
+        """Wait for all work on this stream; raise the first error it raised."""
+        self._worker.wait()
+
+    def query(self) -> bool:
+        """True when all work launched on this stream has finished."""
+        return self._worker.pending == 0
+
+    @property
+    def done(self) -> bool:
+        """True when all work launched on this stream has finished."""
+        return self.query()
+
+    def record(self, event: "Event | None" = None) -> "Event":
+        """Record ``event`` (a new one if None) at this point of the stream."""
+        event = Event() if event is None else event
+        event.record(self)
+        return event
+
+    def wait_event(self, event: "Event") -> None:
+        """Make later work on this stream wait until ``event`` has completed."""
+        signal = event._signal
+        if signal is not None and not signal.is_set():
+            self.launch(signal.wait)
+
+    def __enter__(self):
+        from .device import _thread_state
+
+        _thread_state().streams.setdefault(self.device, []).append(self)
+        return self
+
+    def __exit__(self, *exc_info):
+        from .device import _thread_state
+
+        _thread_state().streams[self.device].pop()
+
+    def __repr__(self):
+        return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}>"
+
+
+class DefaultStream(Stream):
+    """A device's default stream: work runs at once, in order with the host."""
+
+    is_default = True
+
+    def __init__(self, device):
+        self.device = device
+
+    def launch(self, fn, *args) -> None:
+        fn(*args)
+
+    def synchronize(self) -> None:
+        return None
+
+    def query(self) -> bool:
+        return True
+
+    def wait_event(self, event: "Event") -> None:
+        # Work on the default stream runs on the calling thread, so waiting
+        # for the event here is what orders it.
+        event.synchronize()
+
+    def __repr__(self):
+        return f"<asnumpy.Stream default device={self.device}>"
+
+
+class Event:
+    """A marker in a stream: completion can be queried, awaited and timed.
+
+    Methods
+    -------
+    record(stream=None)
+        Mark the current point of ``stream`` (the current stream if None).
+    synchronize()
+        Wait until the recorded point has been reached.
+    query()
+        True once the recorded point has been reached (or never recorded).
+    elapsed_time(end)
+        Milliseconds between this event and a later event ``end``.
+    """
+
+    def __init__(self):
+        self._signal = None
+        self._time = None
+
+    def record(self, stream: Stream | None = None) -> None:
+        stream = get_current_stream() if stream is None else stream
+        signal = threading.Event()
+        self._signal, self._time = signal, None
+
+        def mark():
+            self._time = time.perf_counter()
+            signal.set()
+
+        stream.launch(mark)
+
+    def synchronize(self) -> None:
+        if self._signal is not None:
+            self._signal.wait()
+
+    def query(self) -> bool:
+        return self._signal is None or self._signal.is_set()
+
+    @property
+    def done(self) -> bool:
+        return self.query()
+
+    def elapsed_time(self, end: "Event") -> float:
+        """Milliseconds from this event to ``end``; both must have completed."""
+        for name, event in (("start", self), ("end", end)):
+            if event._signal is None:
+                raise RuntimeError(f"Event.elapsed_time: the {name} event was never recorded")
+            if event._time is None:
+                raise RuntimeError(f"Event.elapsed_time: the {name} event has not completed")
+        return (end._time - self._time) * 1000.0
+
+    def __repr__(self):
+        state = "unrecorded" if self._signal is None else ("done" if self.query() else "pending")
+        return f"<asnumpy.Event {state}>"
+
+
+def get_current_stream(device=None) -> Stream:
+    """The stream that work on ``device`` (the current device) launches on."""
+    from .device import Device, _thread_state
+
+    device = Device(device)
+    stack = _thread_state().streams.get(device)
+    return stack[-1] if stack else device.default_stream
