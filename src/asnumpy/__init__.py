@@ -8,6 +8,7 @@ default; ``ASNUMPY_DEVICE`` chooses another.
 """
 
 from . import _dtypes, _memory_api, runtime
+from ._core import _math
 from ._core import creation as _creation
 from ._core import transfer as _transfer
 from ._core.ndarray import Flags, ndarray
@@ -15,6 +16,7 @@ from ._dtypes import *  # noqa: F401,F403  (explicit list: _dtypes.__all__)
 from ._errors import DeviceUnavailableError, OutOfMemoryError
 from ._memory_api import *  # noqa: F401,F403
 from ._core.creation import *  # noqa: F401,F403
+from ._core._math import *  # noqa: F401,F403
 from .runtime import (
     Device, Event, MemoryPool, Stream, devices, finalize, get_current_stream, get_device, init,
     reset_device, set_device, synchronize,
@@ -31,6 +33,7 @@ __all__ = ["ndarray", "Flags", "__version__", "MemoryError", "OutOfMemoryError",
 __all__ += [name for name in _dtypes.__all__ if name not in ("SUPPORTED_DTYPES", "to_dtype")]
 __all__ += _memory_api.__all__
 __all__ += _creation.__all__
+__all__ += _math.__all__
 __all__ += ["Device", "Event", "MemoryPool", "Stream", "devices", "finalize",
             "get_current_stream", "get_device", "init", "reset_device", "set_device",
             "synchronize"]

@@ -7,13 +7,23 @@ from .runtime.memory import MemoryPool
 
 __all__ = [
     "get_default_memory_pool", "enable_memory_pool", "disable_memory_pool",
-    "set_memory_pool_size", "memory_summary",
+    "set_memory_pool_size", "memory_summary", "get_host_memory_pool",
 ]
 
 
 def get_default_memory_pool(device=None) -> MemoryPool:
     """The memory pool of ``device`` (the current device)."""
     return Device(device).memory_pool
+
+
+def get_host_memory_pool(device=None) -> MemoryPool:
+    """The pool of host memory that copies off ``device`` land in.
+
+    Large arrays returned by ``asnumpy``/``get``/``to_numpy`` take their
+    memory from it and give it back when they are garbage collected, so a
+    repeated copy to the host reuses memory that is already faulted in.
+    """
+    return Device(device).backend.host_pool
 
 
 def _pools(device):

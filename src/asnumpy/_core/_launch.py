@@ -12,7 +12,7 @@ import functools
 import sys
 
 from ..runtime.stream import Stream, get_current_stream
-from ._layout import size_of, strides_for_order
+from ._layout import contiguous_strides, size_of, strides_for_order
 
 __all__ = ["resolve_stream", "launch", "empty", "check_same_device"]
 
@@ -59,10 +59,11 @@ def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty")
     ``like`` is a prototype array (asnumpy's or NumPy's) whose layout the
     orders 'K' and 'A' follow.
     """
-    from .ndarray import ndarray
-
-    like_layout = None if like is None else (like.shape, like.strides, like.itemsize)
-    strides = strides_for_order(shape, dtype.itemsize, order, like_layout, func)
+    if like is None and order == "C":
+        strides = contiguous_strides(shape, dtype.itemsize)
+    else:
+        like_layout = None if like is None else (like.shape, like.strides, like.itemsize)
+        strides = strides_for_order(shape, dtype.itemsize, order, like_layout, func)
     nbytes = size_of(shape) * dtype.itemsize
     if nbytes > sys.maxsize:
         raise ValueError(
@@ -71,3 +72,6 @@ def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty")
         )
     buffer = device.memory_pool.malloc(nbytes, resolve_stream(device, stream, func))
     return ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)
+
+
+from .ndarray import ndarray  # noqa: E402  (ndarray.py imports this module)

@@ -13,8 +13,8 @@ import weakref
 
 from .._errors import DeviceUnavailableError
 from ..backends import KNOWN_KINDS, load_backend
+from ._state import thread_state as _thread_state
 from .memory import MemoryPool
-from .stream import DefaultStream
 
 __all__ = [
     "Device", "devices", "get_device", "set_device", "reset_device",
@@ -26,23 +26,6 @@ _registry_lock = threading.RLock()
 _devices: dict[str, "Device"] = {}      # name -> Device, for every discovered device
 _kinds_loaded: set[str] = set()
 _default_device: "Device | None" = None
-_local = threading.local()
-
-
-class _ThreadState:
-    __slots__ = ("devices", "selected", "streams")
-
-    def __init__(self):
-        self.devices = []        # stack of `with Device(...)` blocks
-        self.selected = None     # set_device() on this thread
-        self.streams = {}        # Device -> stack of `with Stream()` blocks
-
-
-def _thread_state() -> _ThreadState:
-    state = getattr(_local, "state", None)
-    if state is None:
-        state = _local.state = _ThreadState()
-    return state
 
 
 def _parse(spec) -> tuple[str, int]:
@@ -72,6 +55,8 @@ def _load_kind(kind: str) -> None:
 
 
 def _add_device(backend, kind, index):
+    from .stream import DefaultStream  # stream.py imports this module
+
     device = object.__new__(Device)
     device.kind, device.index, device.name = kind, index, f"{kind}:{index}"
     device.backend = backend

@@ -16,6 +16,9 @@ import threading
 import time
 import weakref
 
+from ._state import thread_state
+from .device import Device as _Device
+
 __all__ = ["Stream", "DefaultStream", "Event", "get_current_stream"]
 
 
@@ -91,9 +94,7 @@ class Stream:
     is_default = False
 
     def __init__(self, device=None):
-        from .device import Device
-
-        self.device = Device(device)
+        self.device = _Device(device)
         self._worker = _Worker(f"asnumpy-stream-{self.device}")
         weakref.finalize(self, self._worker.stop)
         self.device._streams.add(self)
@@ -128,15 +129,11 @@ class Stream:
             self.launch(signal.wait)
 
     def __enter__(self):
-        from .device import _thread_state
-
-        _thread_state().streams.setdefault(self.device, []).append(self)
+        thread_state().streams.setdefault(self.device, []).append(self)
         return self
 
     def __exit__(self, *exc_info):
-        from .device import _thread_state
-
-        _thread_state().streams[self.device].pop()
+        thread_state().streams[self.device].pop()
 
     def __repr__(self):
         return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}>"
@@ -225,8 +222,8 @@ class Event:
 
 def get_current_stream(device=None) -> Stream:
     """The stream that work on ``device`` (the current device) launches on."""
-    from .device import Device, _thread_state
-
-    device = Device(device)
-    stack = _thread_state().streams.get(device)
+    if device is None or type(device) is not _Device:
+        device = _Device(device)
+    stack = thread_state().streams.get(device)
     return stack[-1] if stack else device.default_stream
+

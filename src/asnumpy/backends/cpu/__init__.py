@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .allocator import CpuAllocator
+from . import parallel
+from ...runtime.memory import MemoryPool
+from .allocator import MMAP_THRESHOLD, CpuAllocator, MemoryWindow, address_of
 from .kernels import KERNELS, view
+from .math_kernels import MATH_KERNELS
 
 __all__ = ["BACKEND", "CpuBackend", "view"]
 
@@ -26,39 +29,43 @@ class CpuBackend:
     def make_allocator(self, index: int) -> CpuAllocator:
         return CpuAllocator(index)
 
+    def __init__(self):
+        self._kernels = {**KERNELS, **MATH_KERNELS}
+        # Host arrays that copies off the device land in: large ones come
+        # from this pool, already faulted in, instead of fresh pages.
+        self.host_pool = MemoryPool("host", CpuAllocator(-1))
+
     def kernel(self, name: str):
         """The implementation of kernel ``name``; KeyError when there is none."""
-        return KERNELS[name]
+        return self._kernels[name]
 
     @staticmethod
     def copy_from_host(dst, host: np.ndarray) -> None:
-        np.copyto(view(dst), host, casting="unsafe")
+        parallel.copyto(view(dst), host)
 
     @staticmethod
     def copy_to_host(host: np.ndarray, src) -> None:
-        np.copyto(host, view(src), casting="unsafe")
+        parallel.copyto(host, view(src))
 
     @staticmethod
     def alias_host(host: np.ndarray, low: int, high: int) -> np.ndarray:
         """A handle over host memory ``[data + low, data + high)`` of ``host``."""
-        return np.asarray(_HostWindow(host, low, high))
+        data, readonly = host.__array_interface__["data"]
+        return np.asarray(MemoryWindow(host, data + low, high - low, readonly))
+
+    def host_empty(self, shape, dtype, order="C") -> np.ndarray:
+        """A new host array for data copied off a device (pooled when large)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if nbytes < MMAP_THRESHOLD:
+            return np.empty(shape, dtype, order=order)
+        block = self.host_pool.malloc(nbytes)
+        raw = np.asarray(MemoryWindow(block, address_of(block.handle), nbytes))
+        return np.ndarray(shape, dtype, buffer=raw, order=order)
 
     @staticmethod
     def copy_peer(dst, src) -> None:
         """Copy between two arrays of this back end (any cpu:N to any cpu:M)."""
-        np.copyto(view(dst), view(src), casting="unsafe")
-
-
-class _HostWindow:
-    """Exposes a byte range of a NumPy array's memory; keeps the array alive."""
-
-    def __init__(self, host: np.ndarray, low: int, high: int):
-        self.host = host
-        data, readonly = host.__array_interface__["data"]
-        self.__array_interface__ = {
-            "shape": (high - low,), "typestr": "|u1", "version": 3,
-            "data": (data + low, readonly),
-        }
+        parallel.copyto(view(dst), view(src))
 
 
 BACKEND = CpuBackend()

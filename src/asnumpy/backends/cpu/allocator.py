@@ -19,8 +19,26 @@ HUGE_PAGE = 2 << 20
 MMAP_THRESHOLD = 4 << 20        # NumPy advises huge pages from 4 MiB on, too
 
 
-def _address(array: np.ndarray) -> int:
+def address_of(array: np.ndarray) -> int:
+    """The address of an array's first byte."""
     return array.__array_interface__["data"][0]
+
+
+class MemoryWindow:
+    """Exposes ``nbytes`` of memory at ``address`` to NumPy; keeps ``owner`` alive.
+
+    ``numpy.asarray(window)`` is a 1-D ``uint8`` array over that memory whose
+    ``base`` is the window, so every NumPy view of it keeps ``owner`` (the
+    object responsible for the memory) alive.
+    """
+
+    __slots__ = ("owner", "__array_interface__")
+
+    def __init__(self, owner, address: int, nbytes: int, readonly: bool = False):
+        self.owner = owner
+        self.__array_interface__ = {
+            "shape": (nbytes,), "typestr": "|u1", "version": 3, "data": (address, readonly),
+        }
 
 
 class CpuAllocator:
@@ -32,9 +50,11 @@ class CpuAllocator:
     def alloc(self, nbytes: int) -> np.ndarray:
         if nbytes < MMAP_THRESHOLD:
             return np.empty(nbytes, dtype=np.uint8)
-        mapping = mmap.mmap(-1, nbytes + HUGE_PAGE)
+        # MAP_PRIVATE: Python's default for anonymous maps is MAP_SHARED, i.e.
+        # shmem, which transparent huge pages in 'madvise' mode pass over.
+        mapping = mmap.mmap(-1, nbytes + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
         whole = np.frombuffer(mapping, dtype=np.uint8)
-        start = -_address(whole) % HUGE_PAGE
+        start = -address_of(whole) % HUGE_PAGE
         if hasattr(mmap, "MADV_HUGEPAGE"):
             try:
                 mapping.madvise(mmap.MADV_HUGEPAGE)

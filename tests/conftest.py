@@ -1,0 +1,19 @@
+"""Shared fixtures: every test starts with the default device current."""
+
+import gc
+
+import pytest
+
+import asnumpy as ap
+
+
+@pytest.fixture
+def pool():
+    """The default device's pool, with limit and caching restored afterwards."""
+    pool = ap.get_default_memory_pool()
+    gc.collect()
+    limit, enabled = pool.get_limit(), pool.enabled
+    yield pool
+    pool.set_limit(size=limit)
+    pool.set_enabled(enabled)
+    gc.collect()

@@ -1,0 +1,203 @@
+"""Streams and events: ordering, overlap, errors at synchronize, timing."""
+
+import gc
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import asnumpy as ap
+
+
+def test_work_on_a_user_stream_is_ordered_and_asynchronous():
+    stream = ap.Stream()
+    gate = threading.Event()
+    order = []
+    stream.launch(gate.wait)
+    for i in range(50):
+        stream.launch(order.append, i)
+    assert not stream.query() and not stream.done   # the host was not held up
+    assert order == []
+    gate.set()
+    stream.synchronize()
+    assert order == list(range(50))
+    assert stream.query()
+
+
+def test_default_stream_is_ordered_with_the_host():
+    default = ap.get_current_stream()
+    assert default is ap.Device().default_stream and default.is_default
+    out = []
+    default.launch(out.append, 1)
+    assert out == [1] and default.query()
+
+
+def test_stream_context_makes_it_current_for_its_device():
+    stream = ap.Stream()
+    other = ap.Stream("cpu:1")
+    assert stream.device == "cpu:0" and other.device == "cpu:1"
+    with stream:
+        assert ap.get_current_stream() is stream
+        assert ap.get_current_stream("cpu:1") is ap.Device("cpu:1").default_stream
+        with other:
+            assert ap.get_current_stream("cpu:1") is other
+            assert ap.get_current_stream() is stream
+    assert ap.get_current_stream().is_default
+
+
+def test_transfers_on_a_stream_run_in_order():
+    rng = np.random.default_rng()
+    host = rng.random((256, 1024))
+    stream = ap.Stream()
+    gate = threading.Event()
+    stream.launch(gate.wait)
+    a = ap.asarray(host, stream=stream)
+    back = ap.asnumpy(a, stream=stream, wait=False)
+    assert not back.done()
+    gate.set()
+    np.testing.assert_array_equal(back.wait(), host)
+    assert back.done()
+
+
+def test_creation_inside_a_stream_context_is_asynchronous():
+    stream = ap.Stream()
+    gate = threading.Event()
+    stream.launch(gate.wait)
+    with stream:
+        a = ap.asarray(np.full(1000, 3.5))
+        a.fill(1.25)
+        result = a.get()                  # queued behind the gate
+    assert not stream.query()
+    gate.set()
+    stream.synchronize()
+    assert (result == 1.25).all()
+
+
+def test_asynchronous_errors_surface_at_synchronize():
+    stream = ap.Stream()
+    stream.launch(lambda: 1 / 0)
+    stream.launch(lambda: None)
+    with pytest.raises(ZeroDivisionError):
+        stream.synchronize()
+    stream.synchronize()                  # reported once, not again
+
+
+def test_several_errors_are_all_mentioned():
+    stream = ap.Stream()
+    stream.launch(lambda: [][1])
+    stream.launch(lambda: {}["x"])
+    with pytest.raises(IndexError) as info:
+        stream.synchronize()
+    assert "1 more error" in "".join(getattr(info.value, "__notes__", []))
+
+
+def test_device_synchronize_raises_errors_of_its_streams():
+    stream = ap.Stream("cpu:2")
+    stream.launch(lambda: int("x"))
+    with pytest.raises(ValueError):
+        ap.synchronize("cpu:2")
+    ap.synchronize("cpu:2")
+
+
+def test_failed_transfer_is_reported_by_its_handle_and_stream():
+    stream = ap.Stream()
+    gate = threading.Event()
+    a = ap.asarray(np.random.default_rng().random(6))
+    destination = np.empty(6)
+    stream.launch(gate.wait)
+    handle = ap.asnumpy(a, stream=stream, out=destination, wait=False)
+    destination.flags.writeable = False   # the queued copy will now fail
+    gate.set()
+    with pytest.raises(ValueError, match="read-only"):
+        handle.wait()
+    with pytest.raises(ValueError, match="read-only"):
+        stream.synchronize()
+
+
+def test_bad_out_is_rejected_before_queueing():
+    a = ap.asarray(np.arange(6.0))
+    with pytest.raises(ValueError, match="out has shape"):
+        ap.asnumpy(a, out=np.empty(5))
+
+
+def test_events_record_query_and_time():
+    stream = ap.Stream()
+    gate = threading.Event()
+    start, end = ap.Event(), ap.Event()
+    assert start.query()                  # never recorded counts as complete
+    start.record(stream)
+    stream.launch(gate.wait)
+    stream.launch(time.sleep, 0.05)
+    stream.record(end)
+    assert not end.query()
+    with pytest.raises(RuntimeError, match="not completed"):
+        start.elapsed_time(end)
+    gate.set()
+    end.synchronize()
+    assert end.query() and end.done
+    assert start.elapsed_time(end) >= 45.0     # sleep() lasts at least its time
+    assert end.elapsed_time(start) < 0
+
+
+def test_elapsed_time_needs_recorded_events():
+    with pytest.raises(RuntimeError, match="never recorded"):
+        ap.Event().elapsed_time(ap.Event())
+
+
+def test_wait_event_orders_work_across_streams():
+    first, second = ap.Stream(), ap.Stream()
+    gate = threading.Event()
+    order = []
+    first.launch(gate.wait)
+    first.launch(order.append, "first")
+    marker = first.record()
+    second.wait_event(marker)
+    second.launch(order.append, "second")
+    time.sleep(0.01)
+    assert order == []
+    gate.set()
+    second.synchronize()
+    assert order == ["first", "second"]
+
+
+def test_default_stream_waits_for_an_event():
+    stream = ap.Stream()
+    stream.launch(time.sleep, 0.02)
+    marker = stream.record()
+    ap.get_current_stream().wait_event(marker)
+    assert marker.query()
+
+
+def test_record_on_the_current_stream():
+    event = ap.Event()
+    event.record()
+    assert event.query()
+    assert "done" in repr(event)
+
+
+def test_unreferenced_streams_end_their_threads():
+    stream = ap.Stream()
+    stream.launch(lambda: None)
+    stream.synchronize()
+    thread = stream._worker.thread
+    del stream
+    gc.collect()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_stream_argument_must_be_a_stream():
+    with pytest.raises(TypeError, match="stream"):
+        ap.asarray([1, 2], stream="fast")
+
+
+def test_work_overlaps_with_the_host():
+    rng = np.random.default_rng()
+    host = rng.random(4_000_000)
+    streams = [ap.Stream() for _ in range(2)]
+    arrays = [ap.asarray(host, stream=s) for s in streams]
+    for s in streams:
+        s.synchronize()
+    for a in arrays:
+        np.testing.assert_array_equal(a.get(), host)
