@@ -44,26 +44,35 @@ SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (
     np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
 ))
 _SUPPORTED_KINDS = "biufc"
+# For the fast path of to_dtype: a non-native dtype is not in it and takes the slow path.
+_SUPPORTED_SET = frozenset(SUPPORTED_DTYPES)
 
 
 def to_dtype(value, func: str, default=None) -> np.dtype:
-    """The native-byte-order NumPy dtype for ``value``; TypeError if not numeric.
+    """The native-byte-order NumPy dtype for ``value``; TypeError if not supported.
 
     ``None`` gives ``default`` (when one is given).  Non-native byte orders
     are accepted and stored natively, as device memory has one byte order.
+    Only the dtypes of :data:`SUPPORTED_DTYPES` are accepted: strings,
+    objects, datetimes, structured dtypes and the extended-precision
+    ``longdouble``/``clongdouble`` raise TypeError naming the dtype.
     """
+    if isinstance(value, np.dtype) and value in _SUPPORTED_SET:
+        return value                      # the common case: already a supported dtype
     if value is None and default is not None:
         return np.dtype(default)
     try:
         result = np.dtype(value)
     except TypeError as exc:
         raise TypeError(f"asnumpy.{func}: {exc}") from None
-    if result.kind not in _SUPPORTED_KINDS or result.fields is not None or result.subdtype:
+    if result.kind in _SUPPORTED_KINDS and result.fields is None and not result.isnative:
+        result = result.newbyteorder("=")
+    if result not in SUPPORTED_DTYPES or result.fields is not None or result.subdtype:
         raise TypeError(
-            f"asnumpy.{func}: dtype {result!r} is not supported; asnumpy arrays hold "
-            "bool, integer, floating and complex numbers"
+            f"asnumpy.{func}: dtype {result!r} is not supported; asnumpy arrays hold bool, "
+            "int8-int64, uint8-uint64, float16-float64, complex64 and complex128 numbers"
         )
-    return result.newbyteorder("=") if not result.isnative else result
+    return result
 
 
 def _as_numpy_arg(value):
@@ -73,26 +82,72 @@ def _as_numpy_arg(value):
 
 
 def result_type(*arrays_and_dtypes) -> np.dtype:
-    """The dtype NumPy's promotion rules (NEP 50) give for the arguments."""
+    """The dtype that NumPy's promotion rules (NEP 50) give for the arguments.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : asnumpy or NumPy arrays, dtypes, or scalars
+        Arrays (0-d included) count by their dtype; Python scalars are weak.
+
+    Returns
+    -------
+    numpy.dtype
+    """
     return np.result_type(*map(_as_numpy_arg, arrays_and_dtypes))
 
 
 def can_cast(from_, to, casting="safe") -> bool:
-    """Whether a cast from ``from_`` (an array or dtype) to ``to`` is allowed."""
+    """Whether a cast from ``from_`` to ``to`` is allowed under ``casting``.
+
+    Parameters
+    ----------
+    from_ : asnumpy or NumPy array, dtype or NumPy scalar
+        Arrays count by their dtype (NEP 50: no value-based casting).
+    to : data-type
+        The target dtype.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The casting rule.
+
+    Returns
+    -------
+    bool
+    """
     return np.can_cast(_as_numpy_arg(from_), to, casting=casting)
 
 
 def min_scalar_type(a) -> np.dtype:
-    """The smallest dtype that holds ``a``; a 0-d asnumpy array is read by value."""
+    """The smallest dtype that holds ``a``.
+
+    Parameters
+    ----------
+    a : scalar or array
+        Scalars and 0-d arrays (asnumpy's are read from the device) are
+        judged by value; other arrays give their own dtype.
+
+    Returns
+    -------
+    numpy.dtype
+    """
     if hasattr(a, "__asnumpy_device__"):
-        a = a.get() if a.ndim == 0 else a.dtype
-        if isinstance(a, np.dtype):
-            return a
+        if a.ndim != 0:
+            return a.dtype
+        a = a.get()
     return np.min_scalar_type(a)
 
 
 def common_type(*arrays) -> type:
-    """The inexact scalar type common to the arrays, as ``numpy.common_type``."""
-    samples = [np.empty(0, dtype=_as_numpy_arg(a) if hasattr(a, "__asnumpy_device__")
-                        else np.asarray(a).dtype) for a in arrays]
-    return np.common_type(*samples)
+    """The inexact scalar type common to the arrays, as ``numpy.common_type``.
+
+    Parameters
+    ----------
+    *arrays : asnumpy or NumPy arrays
+        Integer arrays count as float64.
+
+    Returns
+    -------
+    type
+        A NumPy floating or complex scalar type.
+    """
+    stand_ins = [np.empty(0, dtype=a.dtype) if hasattr(a, "__asnumpy_device__") else a
+                 for a in arrays]
+    return np.common_type(*stand_ins)

@@ -1,0 +1,47 @@
+"""asnumpy.testing: the harness that holds asnumpy to NumPy.
+
+Tests run one body with ``xp=numpy`` and ``xp=asnumpy`` and compare the
+results and errors (:func:`numpy_asnumpy_array_equal`,
+:func:`numpy_asnumpy_allclose` ...), loop over dtypes and orders
+(:func:`for_all_dtypes`, :func:`for_orders` ...), build deterministic inputs
+(:func:`shaped_arange`, :func:`shaped_random`), and compare arrays of either
+kind (:func:`assert_allclose` ...).  The names are CuPy's and AsNumpy's, so
+their test suites port with ``cupy``/``numpy_cupy`` renamed.
+
+Not imported by ``import asnumpy``; use ``from asnumpy import testing``.
+"""
+
+from ._arrays import shaped_arange, shaped_random, shaped_reverse_arange
+from ._compare import (
+    assert_allclose, assert_array_almost_equal, assert_array_almost_equal_nulp, assert_array_equal,
+    assert_array_less, assert_array_list_equal, assert_array_max_ulp,
+)
+from ._differential import (
+    numpy_asnumpy_allclose, numpy_asnumpy_array_almost_equal, numpy_asnumpy_array_equal,
+    numpy_asnumpy_array_less, numpy_asnumpy_equal,
+)
+from ._loops import (
+    for_all_dtypes, for_all_dtypes_combination, for_CF_orders, for_cf_orders, for_complex_dtypes,
+    for_complex_dtypes_combination, for_dtypes, for_dtypes_combination, for_float_dtypes,
+    for_float_dtypes_combination, for_int_dtypes, for_int_dtypes_combination, for_orders,
+    for_signed_dtypes, for_signed_dtypes_combination, for_unsigned_dtypes,
+    for_unsigned_dtypes_combination,
+)
+from ._seed import current_seed, with_seed
+
+__all__ = [
+    # differential decorators
+    "numpy_asnumpy_array_equal", "numpy_asnumpy_allclose", "numpy_asnumpy_array_almost_equal",
+    "numpy_asnumpy_array_less", "numpy_asnumpy_equal",
+    # loops
+    "for_dtypes", "for_all_dtypes", "for_float_dtypes", "for_int_dtypes", "for_signed_dtypes",
+    "for_unsigned_dtypes", "for_complex_dtypes", "for_orders", "for_CF_orders", "for_cf_orders",
+    "for_dtypes_combination", "for_all_dtypes_combination", "for_float_dtypes_combination",
+    "for_int_dtypes_combination", "for_signed_dtypes_combination",
+    "for_unsigned_dtypes_combination", "for_complex_dtypes_combination",
+    # assertions
+    "assert_allclose", "assert_array_equal", "assert_array_almost_equal", "assert_array_less",
+    "assert_array_almost_equal_nulp", "assert_array_max_ulp", "assert_array_list_equal",
+    # arrays and randomness
+    "shaped_arange", "shaped_reverse_arange", "shaped_random", "with_seed", "current_seed",
+]

@@ -1,0 +1,148 @@
+"""Deterministic test arrays, made with NumPy and moved to the array module.
+
+The values are those of CuPy's makers, so ported tests see the same data.
+They are built on the host and handed to ``xp.asarray`` (``asnumpy.asarray``
+when ``xp`` is None), so the device copy is an explicit transfer.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy
+
+__all__ = ["shaped_arange", "shaped_reverse_arange", "shaped_random"]
+
+
+def _shape_tuple(shape) -> tuple[int, ...]:
+    if isinstance(shape, (tuple, list)):
+        return tuple(operator.index(d) for d in shape)
+    return (operator.index(shape),)
+
+
+def _module(xp):
+    if xp is None:
+        import asnumpy
+
+        return asnumpy
+    return xp
+
+
+def _move(host: numpy.ndarray, xp, order, device):
+    """``host`` as an array of ``xp`` (NumPy keeps it; ``device`` is then ignored)."""
+    xp = _module(xp)
+    if xp is numpy:
+        return numpy.asarray(host, order=order)
+    if device is None:
+        return xp.asarray(host, order=order)
+    return xp.asarray(host, order=order, device=device)
+
+
+def _pattern(values: numpy.ndarray, dtype: numpy.dtype) -> numpy.ndarray:
+    """Integers 1..n as ``dtype``: bool as ``value % 2 == 0``, complex as ``v + v*1j``."""
+    if dtype == numpy.bool_:
+        return values % 2 == 0
+    if dtype.kind == "c":
+        return (values + values * 1j).astype(dtype)
+    return values.astype(dtype)
+
+
+def shaped_arange(shape, xp=None, dtype=numpy.float32, order="C", device=None):
+    """An array holding ``1, 2, ..., n`` in the given shape.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the array; ``n`` is its size.
+    xp : module, optional
+        ``numpy``, ``asnumpy`` (the default when None) or another array
+        module with ``asarray``.
+    dtype : data-type, optional
+        dtype of the array.  bool gives ``value % 2 == 0`` (False, True,
+        False ...); complex dtypes give ``v + v*1j``.  Integer dtypes wrap
+        around as NumPy's ``astype`` does.
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : str or Device, optional
+        asnumpy device to place the array on (ignored for NumPy).
+
+    Returns
+    -------
+    ndarray
+        An array of ``xp``.
+    """
+    shape = _shape_tuple(shape)
+    host = _pattern(numpy.arange(1, math.prod(shape) + 1), numpy.dtype(dtype)).reshape(shape)
+    return _move(host, xp, order, device)
+
+
+def shaped_reverse_arange(shape, xp=None, dtype=numpy.float32, order="C", device=None):
+    """An array holding ``n, n-1, ..., 1`` in the given shape.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the array; ``n`` is its size.
+    xp : module, optional
+        ``numpy``, ``asnumpy`` (the default when None) or another array module.
+    dtype : data-type, optional
+        dtype of the array; bool and complex as in :func:`shaped_arange`.
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : str or Device, optional
+        asnumpy device to place the array on (ignored for NumPy).
+
+    Returns
+    -------
+    ndarray
+        An array of ``xp``.
+    """
+    shape = _shape_tuple(shape)
+    host = _pattern(numpy.arange(math.prod(shape), 0, -1), numpy.dtype(dtype)).reshape(shape)
+    return _move(host, xp, order, device)
+
+
+def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=0, order="C",
+                  device=None):
+    """An array of uniform random values in ``[0, scale)``, the same for the same seed.
+
+    The values come from a private ``numpy.random.RandomState(seed)`` (the
+    global NumPy random state is left alone) and equal CuPy's
+    ``shaped_random`` for the same arguments.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the array.
+    xp : module, optional
+        ``numpy``, ``asnumpy`` (the default when None) or another array module.
+    dtype : data-type, optional
+        dtype of the array.  bool draws True and False with equal
+        probability; complex dtypes get random real and imaginary parts, both
+        scaled; integer dtypes truncate the scaled values.
+    scale : float, optional
+        Upper bound of the values.
+    seed : int or None, optional
+        Seed of the random state; None draws fresh entropy.
+    order : {'C', 'F'}, optional
+        Memory layout.
+    device : str or Device, optional
+        asnumpy device to place the array on (ignored for NumPy).
+
+    Returns
+    -------
+    ndarray
+        An array of ``xp``.
+    """
+    shape = _shape_tuple(shape)
+    dtype = numpy.dtype(dtype)
+    rng = numpy.random.RandomState(seed)
+    if dtype == numpy.bool_:
+        values = numpy.asarray(rng.randint(2, size=shape))
+    elif dtype.kind == "c":
+        values = rng.rand(*shape) + 1j * rng.rand(*shape)
+        values = values * scale
+    else:
+        values = numpy.asarray(rng.rand(*shape)) * scale
+    return _move(numpy.asarray(values).astype(dtype), xp, order, device)

@@ -1,0 +1,466 @@
+"""Loop decorators: run a test body once per dtype, order or dtype combination.
+
+Each decorator passes one keyword argument (``dtype``, ``order`` ...) per
+run and hides it from the signature pytest reads.  Every value is run, even
+after a failure; then the first failure is raised with notes naming the
+value it failed for and the other values that failed.  A value whose run
+skips (``pytest.skip``, ``unittest.SkipTest``) is passed over; when all
+skip, the test skips.  The decorators stack in any order: under a
+comparison decorator (``numpy_asnumpy_*`` outside the loop) the loop
+returns the list of its runs' results, which are then compared.
+
+dtypes are passed as NumPy scalar types (``numpy.float32``), as CuPy's
+harness does, so ``xp.zeros(3, dtype=dtype)``, ``numpy.dtype(dtype)`` and
+``dtype == numpy.float32`` all work.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import zlib
+
+import numpy
+
+from ._wrapping import SKIP_EXCEPTIONS, add_note, describe_value, wrap_injecting
+
+__all__ = [
+    "for_dtypes", "for_all_dtypes", "for_float_dtypes", "for_int_dtypes", "for_signed_dtypes",
+    "for_unsigned_dtypes", "for_complex_dtypes", "for_orders", "for_CF_orders", "for_cf_orders",
+    "for_dtypes_combination", "for_all_dtypes_combination", "for_float_dtypes_combination",
+    "for_int_dtypes_combination", "for_signed_dtypes_combination",
+    "for_unsigned_dtypes_combination", "for_complex_dtypes_combination",
+]
+
+_BOOL = (numpy.bool_,)
+_SIGNED = (numpy.int8, numpy.int16, numpy.int32, numpy.int64)
+_UNSIGNED = (numpy.uint8, numpy.uint16, numpy.uint32, numpy.uint64)
+_FLOAT = (numpy.float16, numpy.float32, numpy.float64)
+_COMPLEX = (numpy.complex64, numpy.complex128)
+
+#: Set to a non-zero integer to run every combination in ``for_*_dtypes_combination``.
+FULL_COMBINATION_ENV = "ASNUMPY_TEST_FULL_COMBINATION"
+
+
+def _float_types(no_float16):
+    return _FLOAT[1:] if no_float16 else _FLOAT
+
+
+def _int_types(no_bool):
+    bools = () if no_bool else _BOOL
+    return _SIGNED + _UNSIGNED + bools
+
+
+def _all_types(no_float16, no_bool, no_complex):
+    bools = () if no_bool else _BOOL
+    complexes = () if no_complex else _COMPLEX
+    return bools + _SIGNED + _UNSIGNED + _float_types(no_float16) + complexes
+
+
+def _describe_case(case) -> str:
+    return ", ".join(f"{key}={describe_value(value)}" for key, value in case.items())
+
+
+def _abbreviate(items, limit=8) -> str:
+    text = "; ".join(items[:limit])
+    return text if len(items) <= limit else f"{text}; ... ({len(items) - limit} more)"
+
+
+def _run_cases(impl, args, kwargs, cases, where):
+    """Run ``impl`` once per case (a dict of keyword arguments); see the module docs.
+
+    Returns the list of the runs' results (None for skipped runs) when any
+    run returned something, so that a comparison decorator stacked outside
+    the loop compares all of them; else None.
+    """
+    __tracebackhide__ = True
+    first = None
+    others = []
+    skips = []
+    passed = []
+    results = []
+    for case in cases:
+        result = None
+        try:
+            result = impl(*args, **{**kwargs, **case})
+        except SKIP_EXCEPTIONS as exc:
+            skips.append(exc)
+        except Exception as exc:
+            if first is None:
+                first = (case, exc)
+            else:
+                others.append(f"{_describe_case(case)} ({type(exc).__name__})")
+        except BaseException as exc:  # pytest.fail / pytest.xfail outcomes stop the loop
+            if not isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                add_note(exc, f"{where} stopped with {_describe_case(case)}")
+            raise
+        else:
+            passed.append(_describe_case(case))
+        results.append(result)
+    if first is not None:
+        case, exc = first
+        add_note(exc, f"{where} failed with {_describe_case(case)}")
+        if others:
+            add_note(exc, f"{where} also failed with: {_abbreviate(others)}")
+        if passed:
+            add_note(exc, f"{where} passed with: {_abbreviate(passed)}")
+        raise exc
+    if skips and len(skips) == len(cases):
+        raise skips[-1]
+    if any(result is not None for result in results):
+        return results
+    return None
+
+
+def _loop_decorator(decorator, names, make_cases):
+    """A decorator running the body once per case of ``make_cases(impl)``."""
+
+    def decorate(impl):
+        cases = make_cases(impl)
+        if not cases:
+            raise ValueError(f"asnumpy.testing.{decorator}: nothing to loop over")
+        where = getattr(impl, "__qualname__", repr(impl))
+
+        def run(args, kwargs):
+            __tracebackhide__ = True
+            return _run_cases(impl, args, kwargs, cases, where)
+
+        return wrap_injecting(run, impl, tuple(names), decorator)
+
+    return decorate
+
+
+def _scalar_type(dtype):
+    return numpy.dtype(dtype).type
+
+
+def for_dtypes(dtypes, name="dtype"):
+    """Decorator: run the test once per dtype in ``dtypes``.
+
+    Parameters
+    ----------
+    dtypes : sequence of data-types
+        The dtypes; each is passed as its NumPy scalar type
+        (``numpy.dtype(d).type``).
+    name : str, optional
+        The keyword argument that receives the dtype.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    types = [_scalar_type(d) for d in dtypes]
+    return _loop_decorator("for_dtypes", (name,), lambda impl: [{name: t} for t in types])
+
+
+def for_all_dtypes(name="dtype", no_float16=False, no_bool=False, no_complex=False):
+    """Decorator: run the test once per supported dtype.
+
+    bool, int8 ... int64, uint8 ... uint64, float16, float32, float64,
+    complex64 and complex128 (``asnumpy._dtypes.SUPPORTED_DTYPES``).
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+    no_float16, no_bool, no_complex : bool, optional
+        Leave out float16, bool or the complex dtypes.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_all_types(no_float16, no_bool, no_complex), name=name)
+
+
+def for_float_dtypes(name="dtype", no_float16=False):
+    """Decorator: run the test once per floating dtype (float16, float32, float64).
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+    no_float16 : bool, optional
+        Leave out float16.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_float_types(no_float16), name=name)
+
+
+def for_int_dtypes(name="dtype", no_bool=False):
+    """Decorator: run the test once per integer dtype, and bool unless ``no_bool``.
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+    no_bool : bool, optional
+        Leave out bool.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_int_types(no_bool), name=name)
+
+
+def for_signed_dtypes(name="dtype"):
+    """Decorator: run the test once per signed integer dtype (int8 ... int64).
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_SIGNED, name=name)
+
+
+def for_unsigned_dtypes(name="dtype"):
+    """Decorator: run the test once per unsigned integer dtype (uint8 ... uint64).
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_UNSIGNED, name=name)
+
+
+def for_complex_dtypes(name="dtype"):
+    """Decorator: run the test once per complex dtype (complex64, complex128).
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the dtype.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_dtypes(_COMPLEX, name=name)
+
+
+def for_orders(orders, name="order"):
+    """Decorator: run the test once per memory order in ``orders``.
+
+    Parameters
+    ----------
+    orders : sequence
+        The orders, such as ``['C', 'F']``; passed as given.
+    name : str, optional
+        The keyword argument that receives the order.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    orders = list(orders)
+    return _loop_decorator("for_orders", (name,), lambda impl: [{name: o} for o in orders])
+
+
+def for_CF_orders(name="order"):  # noqa: N802  (CuPy's and AsNumpy's name)
+    """Decorator: run the test with the orders None, 'C', 'F', 'c' and 'f'.
+
+    Parameters
+    ----------
+    name : str, optional
+        The keyword argument that receives the order.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``name``.
+    """
+    return for_orders([None, "C", "F", "c", "f"], name=name)
+
+
+for_cf_orders = for_CF_orders
+
+
+def _full_combination(full):
+    if full is not None:
+        return bool(full)
+    return int(os.environ.get(FULL_COMBINATION_ENV, "0") or "0") != 0
+
+
+def for_dtypes_combination(types, names=("dtype",), full=None):
+    """Decorator: run the test once per combination of dtypes for several names.
+
+    Parameters
+    ----------
+    types : sequence of data-types
+        The dtypes each name takes (passed as NumPy scalar types).
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    full : bool, optional
+        True runs the whole product (``len(types) ** len(names)`` runs).
+        False runs a sample in which every dtype appears for every name,
+        at least ``len(types)`` and at most ``2 * len(types)`` combinations,
+        chosen deterministically per test.  None (default) reads the
+        environment variable ``ASNUMPY_TEST_FULL_COMBINATION``.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    types = [_scalar_type(t) for t in types]
+    names = tuple(names)
+    if len(names) == 1:
+        return for_dtypes(types, name=names[0])
+    if len(set(names)) != len(names):
+        raise ValueError(f"asnumpy.testing.for_dtypes_combination: repeated names in {names}")
+
+    def make_cases(impl):
+        if _full_combination(full):
+            combos = list(itertools.product(types, repeat=len(names)))
+        else:
+            # Each name sees every type twice: once in order, once shuffled.
+            # The shuffle is seeded by the test's name: reproducible, and
+            # different tests cover different pairs.
+            rng = random.Random(zlib.crc32(getattr(impl, "__qualname__", "").encode()))
+            columns = []
+            for _ in names:
+                shuffled = list(types)
+                rng.shuffle(shuffled)
+                columns.append(list(types) + shuffled)
+            combos = list(dict.fromkeys(zip(*columns)))
+        return [dict(zip(names, combo)) for combo in combos]
+
+    return _loop_decorator("for_dtypes_combination", names, make_cases)
+
+
+def for_all_dtypes_combination(names=("dtype",), no_float16=False, no_bool=False, full=None,
+                               no_complex=False):
+    """Decorator: :func:`for_dtypes_combination` over all supported dtypes.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    no_float16, no_bool, no_complex : bool, optional
+        Leave out float16, bool or the complex dtypes.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_all_types(no_float16, no_bool, no_complex), names, full)
+
+
+def for_float_dtypes_combination(names=("dtype",), no_float16=False, full=None):
+    """Decorator: :func:`for_dtypes_combination` over the floating dtypes.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    no_float16 : bool, optional
+        Leave out float16.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_float_types(no_float16), names, full)
+
+
+def for_int_dtypes_combination(names=("dtype",), no_bool=False, full=None):
+    """Decorator: :func:`for_dtypes_combination` over the integer dtypes (and bool).
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    no_bool : bool, optional
+        Leave out bool.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_int_types(no_bool), names, full)
+
+
+def for_signed_dtypes_combination(names=("dtype",), full=None):
+    """Decorator: :func:`for_dtypes_combination` over the signed integer dtypes.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_SIGNED, names, full)
+
+
+def for_unsigned_dtypes_combination(names=("dtype",), full=None):
+    """Decorator: :func:`for_dtypes_combination` over the unsigned integer dtypes.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_UNSIGNED, names, full)
+
+
+def for_complex_dtypes_combination(names=("dtype",), full=None):
+    """Decorator: :func:`for_dtypes_combination` over the complex dtypes.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        The keyword arguments that receive dtypes.
+    full : bool, optional
+        Whether to run the whole product; see :func:`for_dtypes_combination`.
+
+    Returns
+    -------
+    callable
+        The decorator; the decorated test no longer takes ``names``.
+    """
+    return for_dtypes_combination(_COMPLEX, names, full)

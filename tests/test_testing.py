@@ -1,0 +1,700 @@
+"""asnumpy.testing: the harness passes what agrees and fails what does not."""
+
+import inspect
+import unittest
+
+import numpy
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import asnumpy
+from asnumpy import testing
+from asnumpy._dtypes import SUPPORTED_DTYPES
+
+ALL_TYPES = [d.type for d in SUPPORTED_DTYPES]
+
+
+def _device(host):
+    return asnumpy.asarray(numpy.asarray(host))
+
+
+def _notes(exc):
+    return "\n".join(getattr(exc, "__notes__", []))
+
+
+# -- differential decorators: what agrees passes -------------------------------
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_equal_results_pass(xp):
+    return xp.asarray(numpy.arange(6, dtype=numpy.int16).reshape(2, 3))
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_sequences_scalars_and_dtypes_compare(xp):
+    a = xp.asarray(numpy.array([1.5, numpy.nan]))
+    return (a, [a.shape, a.ndim], a.dtype, numpy.float32(2), 7, {"n": a.size})
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_zero_d_asnumpy_array_matches_numpy_scalar(xp):
+    if xp is numpy:
+        return numpy.float32(3)
+    return asnumpy.asarray(numpy.array(3, numpy.float32))
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_asnumpy_may_return_host_arrays(xp):
+    a = xp.asarray(numpy.arange(3))
+    return a if xp is numpy else asnumpy.asnumpy(a)
+
+
+@testing.numpy_asnumpy_allclose(rtol=1e-6)
+def test_allclose_passes_within_tolerance(xp):
+    value = 1.0 if xp is numpy else 1.0 + 1e-7
+    return xp.asarray(numpy.array([value, 2.0]))
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_body_sees_the_same_random_state_on_both_sides(xp):
+    return xp.asarray(numpy.random.rand(4))
+
+
+# -- differential decorators: what disagrees fails -----------------------------
+
+
+def test_mismatched_values_fail():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        return xp.asarray(numpy.array([1, 2, 3 if xp is numpy else 4]))
+
+    with pytest.raises(AssertionError, match=r"asnumpy \(x, ACTUAL\) differs from numpy"):
+        body()
+
+
+def test_values_outside_tolerance_fail():
+    @testing.numpy_asnumpy_allclose(rtol=1e-9)
+    def body(xp):
+        return xp.asarray(numpy.array([1.0 if xp is numpy else 1.0 + 1e-7]))
+
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        body()
+
+
+@pytest.mark.parametrize("decorator", [testing.numpy_asnumpy_array_equal,
+                                       testing.numpy_asnumpy_allclose])
+def test_mismatched_dtypes_fail(decorator):
+    @decorator()
+    def body(xp):
+        dtype = numpy.float32 if xp is numpy else numpy.float64
+        return xp.asarray(numpy.ones(2, dtype))
+
+    with pytest.raises(AssertionError, match="dtypes differ: asnumpy float64, numpy float32"):
+        body()
+
+
+def test_mismatched_dtypes_pass_without_type_check():
+    @testing.numpy_asnumpy_array_equal(type_check=False)
+    def body(xp):
+        dtype = numpy.float32 if xp is numpy else numpy.float64
+        return xp.asarray(numpy.ones(2, dtype))
+
+    body()
+
+
+@pytest.mark.parametrize("type_check", [True, False])
+def test_mismatched_shapes_always_fail(type_check):
+    @testing.numpy_asnumpy_array_equal(type_check=type_check)
+    def body(xp):
+        shape = (1, 3) if xp is numpy else (3,)
+        return xp.asarray(numpy.ones(shape))
+
+    with pytest.raises(AssertionError, match=r"shapes differ: asnumpy \(3,\), numpy \(1, 3\)"):
+        body()
+
+
+def test_python_scalar_types_must_match():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        return 1 if xp is numpy else 1.0
+
+    with pytest.raises(AssertionError, match="types differ: asnumpy float, numpy int"):
+        body()
+
+
+def test_array_where_numpy_gives_python_scalar_fails():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        return 2 if xp is numpy else _device(2)
+
+    with pytest.raises(AssertionError, match="asnumpy returned asnumpy"):
+        body()
+
+
+def test_sequence_lengths_and_elements_are_checked():
+    @testing.numpy_asnumpy_array_equal()
+    def shorter(xp):
+        a = xp.asarray(numpy.arange(3))
+        return (a, a) if xp is numpy else (a,)
+
+    @testing.numpy_asnumpy_array_equal()
+    def second_differs(xp):
+        return (xp.asarray(numpy.arange(3)), xp.asarray(numpy.arange(3 if xp is numpy else 4)))
+
+    @testing.numpy_asnumpy_array_equal()
+    def list_for_tuple(xp):
+        a = xp.asarray(numpy.arange(3))
+        return (a,) if xp is numpy else [a]
+
+    with pytest.raises(AssertionError, match="lengths differ: asnumpy 1, numpy 2"):
+        shorter()
+    with pytest.raises(AssertionError, match=r"second_differs\[1\]: shapes differ"):
+        second_differs()
+    with pytest.raises(AssertionError, match="asnumpy returned a list, numpy a tuple"):
+        list_for_tuple()
+
+
+def test_returning_nothing_fails():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        xp.asarray(numpy.arange(3))
+
+    with pytest.raises(AssertionError, match="returned None"):
+        body()
+
+
+def test_numpy_run_returning_an_asnumpy_array_fails():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        return asnumpy.asarray(numpy.arange(3))
+
+    with pytest.raises(AssertionError, match="numpy run returned an asnumpy.ndarray"):
+        body()
+
+
+def test_strides_check():
+    def body(xp):
+        a = xp.asarray(numpy.arange(6.0).reshape(2, 3))
+        return a.T if xp is numpy else a.T.copy()
+
+    testing.numpy_asnumpy_array_equal()(body)()
+    with pytest.raises(AssertionError, match="strides differ"):
+        testing.numpy_asnumpy_array_equal(strides_check=True)(body)()
+
+
+def test_contiguous_check():
+    def body(xp):
+        a = xp.asarray(numpy.arange(6.0).reshape(2, 3))
+        return a if xp is numpy else a.T.copy().T
+
+    testing.numpy_asnumpy_allclose()(body)()
+    with pytest.raises(AssertionError, match="c_contiguous"):
+        testing.numpy_asnumpy_allclose(contiguous_check=True)(body)()
+
+
+def test_tolerance_per_dtype():
+    def body(xp, dtype):
+        error = 0 if xp is numpy else 1e-3
+        return xp.asarray(numpy.array([1.0 + error], dtype=dtype))
+
+    tolerances = {numpy.float16: 1e-2, numpy.dtype("float32"): 1e-2, "default": 1e-9}
+    loose = testing.for_dtypes([numpy.float16, numpy.float32])(
+        testing.numpy_asnumpy_allclose(rtol=tolerances)(body))
+    strict = testing.for_dtypes([numpy.float64])(
+        testing.numpy_asnumpy_allclose(rtol=tolerances)(body))
+    loose()
+    with pytest.raises(AssertionError):
+        strict()
+    missing = testing.for_dtypes([numpy.float64])(
+        testing.numpy_asnumpy_allclose(rtol={numpy.float32: 1e-2})(body))
+    with pytest.raises(TypeError, match="no rtol given for dtype float64"):
+        missing()
+
+
+# -- errors --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("accept_error", [False, True])
+def test_only_asnumpy_raising_fails(accept_error):
+    @testing.numpy_asnumpy_array_equal(accept_error=accept_error)
+    def body(xp):
+        if xp is asnumpy:
+            raise ValueError("asnumpy side broke")
+        return xp.asarray(numpy.arange(3))
+
+    with pytest.raises(AssertionError, match="only asnumpy raised an error") as info:
+        body()
+    assert "ValueError: asnumpy side broke" in str(info.value)
+    assert "numpy returned:  numpy.ndarray(shape=(3,)" in str(info.value)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+@pytest.mark.parametrize("accept_error", [False, True])
+def test_only_numpy_raising_fails(accept_error):
+    @testing.numpy_asnumpy_allclose(accept_error=accept_error)
+    def body(xp):
+        if xp is numpy:
+            raise IndexError("numpy side broke")
+        return xp.asarray(numpy.arange(3))
+
+    with pytest.raises(AssertionError, match="only numpy raised an error") as info:
+        body()
+    assert "IndexError: numpy side broke" in str(info.value)
+
+
+@pytest.mark.parametrize("numpy_error, asnumpy_error", [
+    (ValueError, TypeError),
+    (numpy.exceptions.AxisError, ValueError),   # asnumpy must raise the AxisError itself
+    (TypeError, Exception),
+])
+@pytest.mark.parametrize("accept_error", [False, True])
+def test_incompatible_errors_fail(numpy_error, asnumpy_error, accept_error):
+    @testing.numpy_asnumpy_array_equal(accept_error=accept_error)
+    def body(xp):
+        raise (numpy_error if xp is numpy else asnumpy_error)("nope")
+
+    with pytest.raises(AssertionError, match="incompatible errors") as info:
+        body()
+    assert numpy_error.__name__ in str(info.value) and asnumpy_error.__name__ in str(info.value)
+
+
+@pytest.mark.parametrize("numpy_error, asnumpy_error", [
+    (ValueError, ValueError),
+    (ValueError, numpy.exceptions.AxisError),
+    (IndexError, numpy.exceptions.AxisError),
+    (numpy.exceptions.AxisError, numpy.exceptions.AxisError),
+    (MemoryError, asnumpy.OutOfMemoryError),
+])
+def test_compatible_errors_are_accepted(numpy_error, asnumpy_error):
+    @testing.numpy_asnumpy_array_equal(accept_error=True)
+    def body(xp):
+        if asnumpy_error is asnumpy.OutOfMemoryError and xp is asnumpy:
+            raise asnumpy.OutOfMemoryError("cpu:0", 1 << 40, 1 << 20, 0)
+        raise (numpy_error if xp is numpy else asnumpy_error)("expected")
+
+    body()
+
+
+def test_numpy_private_error_classes_count_as_their_public_ancestor():
+    @testing.numpy_asnumpy_array_equal(accept_error=TypeError)
+    def body(xp):
+        if xp is numpy:
+            numpy.add(numpy.array(["a"]), numpy.array([1]))  # numpy's private _UFuncNoLoopError
+        raise TypeError("asnumpy.add: no loop for <U1 and int64")
+
+    body()
+
+
+def test_accept_error_class_limits_what_is_accepted():
+    @testing.numpy_asnumpy_array_equal(accept_error=ValueError)
+    def value_errors(xp):
+        raise ValueError("expected")
+
+    @testing.numpy_asnumpy_array_equal(accept_error=(ValueError, IndexError))
+    def type_errors(xp):
+        raise TypeError("from " + xp.__name__)
+
+    value_errors()
+    with pytest.raises(TypeError, match="from asnumpy") as info:
+        type_errors()
+    assert "numpy raised a compatible error" in _notes(info.value)
+
+
+def test_errors_propagate_without_accept_error():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        raise KeyError("from " + xp.__name__)
+
+    with pytest.raises(KeyError, match="from asnumpy"):
+        body()
+
+
+def test_skip_in_the_body_skips():
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        raise unittest.SkipTest("not on this device")
+
+    with pytest.raises(unittest.SkipTest):
+        body()
+
+
+def test_bad_decorator_arguments_fail_at_decoration():
+    with pytest.raises(TypeError, match="accept_error"):
+        testing.numpy_asnumpy_array_equal(accept_error="yes")
+    with pytest.raises(TypeError, match="keyword argument 'xp'"):
+        testing.numpy_asnumpy_array_equal()(lambda module: None)
+    with pytest.raises(TypeError, match="keyword argument 'dtype'"):
+        testing.for_all_dtypes()(lambda xp: None)
+    with pytest.raises(ValueError, match="nothing to loop over"):
+        testing.for_dtypes([])(lambda dtype: None)
+
+
+def test_numpy_asnumpy_equal():
+    @testing.numpy_asnumpy_equal()
+    def agrees(xp):
+        return xp.asarray(numpy.zeros((2, 3))).shape
+
+    @testing.numpy_asnumpy_equal()
+    def disagrees(xp):
+        return xp.asarray(numpy.zeros((2, 3) if xp is numpy else (3, 2))).shape
+
+    agrees()
+    with pytest.raises(AssertionError, match=r"asnumpy: \(3, 2\)"):
+        disagrees()
+
+
+def test_array_almost_equal_and_less():
+    @testing.numpy_asnumpy_array_almost_equal(decimal=3)
+    def almost(xp):
+        return xp.asarray(numpy.array([1.0 if xp is numpy else 1.0001]))
+
+    @testing.numpy_asnumpy_array_less()
+    def less(xp):
+        return xp.asarray(numpy.array([2.0 if xp is numpy else 1.0]))
+
+    @testing.numpy_asnumpy_array_less()
+    def not_less(xp):
+        return xp.asarray(numpy.array([1.0]))
+
+    almost()
+    less()
+    with pytest.raises(AssertionError):
+        not_less()
+
+
+# -- loops ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("decorator, expected", [
+    (testing.for_all_dtypes(), ALL_TYPES),
+    (testing.for_all_dtypes(no_float16=True, no_bool=True, no_complex=True),
+     [t for t in ALL_TYPES if t not in (numpy.float16, numpy.bool_, numpy.complex64,
+                                        numpy.complex128)]),
+    (testing.for_float_dtypes(), [numpy.float16, numpy.float32, numpy.float64]),
+    (testing.for_float_dtypes(no_float16=True), [numpy.float32, numpy.float64]),
+    (testing.for_int_dtypes(), [numpy.int8, numpy.int16, numpy.int32, numpy.int64, numpy.uint8,
+                                numpy.uint16, numpy.uint32, numpy.uint64, numpy.bool_]),
+    (testing.for_int_dtypes(no_bool=True), [numpy.int8, numpy.int16, numpy.int32, numpy.int64,
+                                            numpy.uint8, numpy.uint16, numpy.uint32,
+                                            numpy.uint64]),
+    (testing.for_signed_dtypes(), [numpy.int8, numpy.int16, numpy.int32, numpy.int64]),
+    (testing.for_unsigned_dtypes(), [numpy.uint8, numpy.uint16, numpy.uint32, numpy.uint64]),
+    (testing.for_complex_dtypes(), [numpy.complex64, numpy.complex128]),
+    (testing.for_dtypes(["f4", numpy.dtype("i2"), numpy.uint8]),
+     [numpy.float32, numpy.int16, numpy.uint8]),
+])
+def test_dtype_loops_run_every_dtype(decorator, expected):
+    seen = []
+
+    @decorator
+    def body(dtype):
+        seen.append(dtype)
+
+    body()
+    assert seen == expected
+    assert all(isinstance(t, type) and issubclass(t, numpy.generic) for t in seen)
+
+
+def test_dtype_loop_names_the_failing_dtypes_after_running_all():
+    seen = []
+
+    @testing.for_all_dtypes()
+    def body(dtype):
+        seen.append(dtype)
+        if dtype in (numpy.int32, numpy.float16):
+            raise AssertionError(f"broken for {numpy.dtype(dtype)}")
+
+    with pytest.raises(AssertionError, match="broken for int32") as info:
+        body()
+    assert seen == ALL_TYPES
+    notes = _notes(info.value)
+    assert "failed with dtype=int32" in notes
+    assert "also failed with: dtype=float16 (AssertionError)" in notes
+    assert "passed with: dtype=bool" in notes
+
+
+def test_dtype_loop_under_a_comparison_names_the_dtype():
+    @testing.for_all_dtypes(name="t")
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp, t):
+        dtype = numpy.float64 if (xp is asnumpy and t == numpy.int16) else t
+        return testing.shaped_arange((2, 2), xp, dtype)
+
+    with pytest.raises(AssertionError, match="dtypes differ: asnumpy float64, numpy int16") as info:
+        body()
+    assert "failed with t=int16" in _notes(info.value)
+
+
+def test_dtype_loop_skips():
+    @testing.for_dtypes([numpy.int8, numpy.float32])
+    def some_skip(dtype):
+        if dtype == numpy.int8:
+            pytest.skip("int8 not relevant")
+
+    @testing.for_dtypes([numpy.int8, numpy.float32])
+    def all_skip(dtype):
+        raise unittest.SkipTest("nothing relevant")
+
+    some_skip()
+    with pytest.raises(unittest.SkipTest):
+        all_skip()
+
+
+def test_pytest_fail_in_a_loop_names_the_dtype():
+    @testing.for_dtypes([numpy.int8, numpy.uint8])
+    def body(dtype):
+        if dtype == numpy.uint8:
+            pytest.fail("unsigned")
+
+    with pytest.raises(pytest.fail.Exception) as info:
+        body()
+    assert "stopped with dtype=uint8" in _notes(info.value)
+
+
+def test_order_loops():
+    seen = []
+
+    @testing.for_orders(["C", "F"])
+    @testing.for_CF_orders(name="other")
+    def body(order, other):
+        seen.append((order, other))
+
+    body()
+    assert seen == [(o, p) for o in "CF" for p in [None, "C", "F", "c", "f"]]
+    assert testing.for_cf_orders is testing.for_CF_orders
+
+
+def test_dtype_combinations():
+    full, sampled = [], []
+
+    @testing.for_all_dtypes_combination(names=("a", "b"), full=True)
+    def every(a, b):
+        full.append((a, b))
+
+    @testing.for_all_dtypes_combination(names=("a", "b"), full=False, no_complex=True)
+    def some(a, b):
+        sampled.append((a, b))
+
+    every()
+    some()
+    assert sorted(full, key=str) == sorted([(a, b) for a in ALL_TYPES for b in ALL_TYPES], key=str)
+    types = [t for t in ALL_TYPES if t not in (numpy.complex64, numpy.complex128)]
+    assert len(types) <= len(sampled) <= 2 * len(types)
+    assert len(set(sampled)) == len(sampled)
+    assert {a for a, _ in sampled} == set(types) == {b for _, b in sampled}
+
+
+def test_dtype_combination_sample_is_reproducible():
+    def run():
+        seen = []
+
+        def body(a, b):
+            seen.append((a, b))
+
+        testing.for_all_dtypes_combination(names=("a", "b"), full=False)(body)()
+        return seen
+
+    assert run() == run()
+
+
+def test_signatures_hide_injected_names():
+    @testing.with_seed(1)
+    @testing.for_all_dtypes()
+    @testing.for_orders("CF")
+    @testing.numpy_asnumpy_array_equal()
+    def body(self, xp, dtype, order, fixture, param=1):
+        return None
+
+    assert list(inspect.signature(body).parameters) == ["self", "fixture", "param"]
+
+
+# -- composition under pytest: real test classes with fixtures and parametrize --
+
+
+@pytest.fixture
+def columns():
+    return 3
+
+
+class TestComposesUnderPytest:
+
+    @pytest.mark.parametrize("rows", [1, 2])
+    @testing.for_all_dtypes(no_complex=True)
+    @testing.numpy_asnumpy_array_equal()
+    def test_loop_outside_comparison(self, xp, dtype, rows, columns):
+        a = testing.shaped_arange((rows, columns), xp, dtype)
+        return a, a.T, a.dtype, rows
+
+    @testing.numpy_asnumpy_allclose()
+    @testing.for_float_dtypes()
+    @pytest.mark.parametrize("order", ["C", "F"])
+    def test_comparison_outside_loop(self, xp, dtype, order, columns):
+        return testing.shaped_random((2, columns), xp, dtype, order=order)
+
+    @testing.with_seed(123)
+    @testing.for_dtypes_combination([numpy.int8, numpy.float32], names=("a", "b"), full=True)
+    @testing.numpy_asnumpy_array_equal()
+    def test_combination_with_seed(self, xp, a, b, columns):
+        assert testing.current_seed() == 123
+        return (testing.shaped_arange((columns,), xp, a), testing.shaped_reverse_arange(2, xp, b),
+                xp.asarray(numpy.random.rand(2)))
+
+
+@given(n=st.integers(0, 4))
+@settings(max_examples=5, deadline=None)
+@testing.for_dtypes([numpy.int8, numpy.float32])
+@testing.numpy_asnumpy_array_equal()
+def test_composes_with_hypothesis(xp, dtype, n):
+    return testing.shaped_arange((n,), xp, dtype)
+
+
+def test_positional_arguments_do_not_collide_with_injected_ones():
+    @testing.for_dtypes([numpy.int16])
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp, dtype, n, m=1):
+        return testing.shaped_arange((n, m), xp, dtype)
+
+    body(2)
+    body(2, 3)
+    body(n=2, m=3)
+
+
+# -- with_seed -----------------------------------------------------------------
+
+
+def test_with_seed_seeds_numpy_random_and_restores_it():
+    numpy.random.seed(5)
+    after_five = numpy.random.RandomState(5).rand(2)
+    drawn = []
+
+    @testing.with_seed(42)
+    def body():
+        assert testing.current_seed() == 42
+        drawn.append(numpy.random.rand(3))
+
+    body()
+    numpy.testing.assert_array_equal(drawn[0], numpy.random.RandomState(42).rand(3))
+    numpy.testing.assert_array_equal(numpy.random.rand(2), after_five)
+    assert testing.current_seed() is None
+
+
+def test_with_seed_draws_fresh_seeds_and_reports_them():
+    seeds = []
+
+    @testing.with_seed
+    def body():
+        seeds.append(testing.current_seed())
+        raise ValueError("unlucky")
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="unlucky") as info:
+            body()
+        assert f"with_seed({seeds[-1]})" in _notes(info.value)
+    assert seeds[0] != seeds[1]
+    assert all(0 <= s < 2**32 for s in seeds)
+
+
+def test_with_seed_reports_the_seed_of_assertion_failures():
+    @testing.with_seed(7)
+    @testing.numpy_asnumpy_array_equal()
+    def body(xp):
+        values = numpy.random.rand(2)
+        return xp.asarray(values if xp is numpy else values + 1)
+
+    with pytest.raises(AssertionError) as info:
+        body()
+    assert "random seed 7" in _notes(info.value)
+
+
+def test_with_seed_rejects_bad_seeds():
+    with pytest.raises(ValueError):
+        testing.with_seed(-1)
+    with pytest.raises(ValueError):
+        testing.with_seed(2**32)
+    with pytest.raises(TypeError):
+        testing.with_seed(1.5)
+
+
+# -- assertions on either kind of array ------------------------------------------
+
+
+def test_assertions_accept_asnumpy_arrays_on_either_side():
+    host = numpy.array([1.0, 2.0, numpy.nan])
+    device = _device(host)
+    for x, y in [(device, host), (host, device), (device, device), (device, list(host))]:
+        testing.assert_array_equal(x, y)
+        testing.assert_allclose(x, y)
+        testing.assert_array_almost_equal(x, y)
+    testing.assert_array_less(_device([1, 2]), numpy.array([2, 3]))
+    testing.assert_array_less(numpy.array([1, 2]), _device([2, 3]))
+    testing.assert_allclose(_device(3.0), 3.0)
+    testing.assert_array_equal([_device(1), _device(2)], numpy.array([1, 2]))
+    testing.assert_array_list_equal([device, _device([1])], [host, numpy.array([1])])
+    testing.assert_array_almost_equal_nulp(_device([1.0]), numpy.array([1.0]))
+    testing.assert_array_max_ulp(_device([1.0]), numpy.array([1.0]))
+
+
+def test_assertions_fail_on_differences():
+    device = _device([1.0, 2.0])
+    with pytest.raises(AssertionError):
+        testing.assert_array_equal(device, numpy.array([1.0, 3.0]))
+    with pytest.raises(AssertionError):
+        testing.assert_allclose(numpy.array([1.0, 2.1]), device, rtol=1e-3)
+    with pytest.raises(AssertionError):
+        testing.assert_array_almost_equal(device, numpy.array([1.0, 2.001]), decimal=6)
+    with pytest.raises(AssertionError):
+        testing.assert_array_less(device, numpy.array([2.0, 2.0]))
+    with pytest.raises(AssertionError):
+        testing.assert_array_equal(device, numpy.array([1.0, 2.0], numpy.float32), strict=True)
+    with pytest.raises(AssertionError):
+        testing.assert_array_equal(device, numpy.array([1.0, 2.0, 3.0]))
+    with pytest.raises(AssertionError, match="List size"):
+        testing.assert_array_list_equal([device], [device, device])
+
+
+# -- array makers ----------------------------------------------------------------
+
+
+def test_shaped_arange_values():
+    numpy.testing.assert_array_equal(testing.shaped_arange((2, 3), numpy, numpy.int32),
+                                     numpy.arange(1, 7, dtype=numpy.int32).reshape(2, 3))
+    numpy.testing.assert_array_equal(testing.shaped_arange(4, numpy, numpy.bool_),
+                                     [False, True, False, True])
+    numpy.testing.assert_array_equal(testing.shaped_arange(2, numpy, numpy.complex64),
+                                     numpy.array([1 + 1j, 2 + 2j], numpy.complex64))
+    numpy.testing.assert_array_equal(testing.shaped_reverse_arange((3,), numpy, numpy.uint8),
+                                     numpy.array([3, 2, 1], numpy.uint8))
+    assert testing.shaped_arange((), numpy).shape == ()
+    assert testing.shaped_arange((0, 2), numpy).shape == (0, 2)
+
+
+@testing.for_all_dtypes()
+def test_array_makers_make_asnumpy_arrays_by_default(dtype):
+    for make in (testing.shaped_arange, testing.shaped_reverse_arange, testing.shaped_random):
+        device = make((2, 3), dtype=dtype)
+        host = make((2, 3), numpy, dtype)
+        assert isinstance(device, asnumpy.ndarray)
+        assert device.dtype == numpy.dtype(dtype) == host.dtype
+        numpy.testing.assert_array_equal(device.get(), host)
+
+
+def test_shaped_random_is_deterministic_and_keeps_the_global_state():
+    state = numpy.random.get_state()
+    a = testing.shaped_random((3, 4), numpy, numpy.float64, seed=3)
+    numpy.testing.assert_array_equal(a, numpy.random.RandomState(3).rand(3, 4) * 10)
+    numpy.testing.assert_array_equal(testing.shaped_random((3, 4), numpy, numpy.float64, seed=3), a)
+    assert not numpy.array_equal(testing.shaped_random((3, 4), numpy, numpy.float64, seed=4), a)
+    assert numpy.all((0 <= a) & (a < 10))
+    complex_values = testing.shaped_random((50,), numpy, numpy.complex128, scale=2)
+    assert numpy.all(complex_values.imag != 0) and numpy.all(numpy.abs(complex_values.real) < 2)
+    assert set(testing.shaped_random((50,), numpy, numpy.bool_).tolist()) == {True, False}
+    numpy.testing.assert_array_equal(numpy.random.get_state()[1], state[1])
+
+
+def test_array_makers_order_and_device():
+    f = testing.shaped_arange((2, 3), dtype=numpy.float64, order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    assert testing.shaped_random((2, 3), numpy, order="F").flags.f_contiguous
+    on_one = testing.shaped_arange((2,), device="cpu:1")
+    assert on_one.device == asnumpy.Device("cpu:1")
