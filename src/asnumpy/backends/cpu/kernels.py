@@ -42,6 +42,7 @@ def _producer(numpy_function):
 
     def kernel(out, *args, **kwargs):
         args = [_native(a) for a in args]
+        kwargs = {name: _native(value) for name, value in kwargs.items()}
         result = numpy_function(*args, dtype=out._dtype, **kwargs)
         np.copyto(view(out), result, casting="unsafe")
 
@@ -54,10 +55,16 @@ def _cast_after(numpy_function):
 
     def kernel(out, *args, **kwargs):
         args = [_native(a) for a in args]
+        kwargs = {name: _native(value) for name, value in kwargs.items()}
         np.copyto(view(out), numpy_function(*args, **kwargs), casting="unsafe")
 
     kernel.__name__ = numpy_function.__name__
     return kernel
+
+
+def linspace_step(start, stop, div, dtype):
+    """The spacing ``numpy.linspace`` reports for ``div`` intervals (``retstep``)."""
+    return np.subtract(stop, start, dtype=dtype.type) / div
 
 
 KERNELS = {
@@ -65,6 +72,7 @@ KERNELS = {
     "copy": copy,
     "arange": _producer(np.arange),
     "linspace": _producer(np.linspace),
+    "linspace_step": _producer(linspace_step),
     "logspace": _producer(np.logspace),
     "geomspace": _producer(np.geomspace),
     "tri": _producer(np.tri),
