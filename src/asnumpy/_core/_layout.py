@@ -12,8 +12,9 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 __all__ = [
-    "normalize_shape", "contiguous_strides", "strides_for_order", "is_c_contiguous",
-    "is_f_contiguous", "memory_extent", "basic_index", "normalize_axis", "size_of",
+    "normalize_shape", "check_order", "contiguous_strides", "contiguous_view_strides",
+    "strides_for_order", "is_c_contiguous", "is_f_contiguous", "memory_extent", "basic_index",
+    "normalize_axis", "size_of", "nocopy_reshape_strides", "shape_text",
 ]
 
 
@@ -34,14 +35,35 @@ def normalize_shape(shape, func: str) -> tuple[int, ...]:
 
 
 def size_of(shape) -> int:
+    """The number of elements of an array of ``shape``."""
     size = 1
     for d in shape:
         size *= d
     return size
 
 
+def shape_text(shape) -> str:
+    """A shape as NumPy's messages write it: ``(2,3)``, ``(3,)``, ``()``; -1 is ``newaxis``."""
+    dims = ["newaxis" if d < 0 else str(d) for d in shape]
+    return f"({dims[0]},)" if len(dims) == 1 else f"({','.join(dims)})"
+
+
 def contiguous_strides(shape, itemsize: int, order: str = "C") -> tuple[int, ...]:
-    """Byte strides of a C- or Fortran-ordered array of ``shape``."""
+    """Byte strides NumPy gives a new C- or Fortran-ordered array of ``shape``.
+
+    An empty array gets all-zero strides, as NumPy allocates it.
+    """
+    if 0 in shape:
+        return (0,) * len(shape)
+    return contiguous_view_strides(shape, itemsize, order)
+
+
+def contiguous_view_strides(shape, itemsize: int, order: str = "C") -> tuple[int, ...]:
+    """Byte strides NumPy gives a contiguous *view* of ``shape`` (``reshape``).
+
+    Unlike a new allocation, axes of length 0 count as length 1, so an empty
+    view keeps non-zero strides.
+    """
     strides = [0] * len(shape)
     step = itemsize
     axes = range(len(shape) - 1, -1, -1) if order == "C" else range(len(shape))
@@ -51,15 +73,23 @@ def contiguous_strides(shape, itemsize: int, order: str = "C") -> tuple[int, ...
     return tuple(strides)
 
 
+def check_order(order, func: str) -> str:
+    """``order`` if it is one of 'C', 'F', 'A', 'K'; else NumPy's ValueError naming ``func``."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(
+            f"asnumpy.{func}: order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    return order
+
+
 def strides_for_order(shape, itemsize, order, like=None, func="array"):
     """Strides for a new array in ``order`` ('C', 'F', 'A' or 'K').
 
     ``like`` is the prototype's ``(shape, strides, itemsize)``: 'K' keeps
     its axis order, 'A' means 'F' when it is Fortran- but not C-contiguous.
     """
-    order = "C" if order is None else order
-    if order not in ("C", "F", "A", "K"):
-        raise ValueError(f"asnumpy.{func}: order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    order = check_order("C" if order is None else order, func)
+    if 0 in shape:
+        return contiguous_strides(shape, itemsize)      # all zero, whatever the order
     if order in ("C", "F") or like is None or len(like[0]) != len(shape):
         return contiguous_strides(shape, itemsize, "F" if order == "F" else "C")
     like_shape, like_strides, like_itemsize = like
@@ -100,6 +130,52 @@ def is_c_contiguous(shape, strides, itemsize) -> bool:
 def is_f_contiguous(shape, strides, itemsize) -> bool:
     """NumPy's F_CONTIGUOUS rule (axes of length 1 may have any stride)."""
     return _contiguous(shape, strides, itemsize, range(len(shape)))
+
+
+def nocopy_reshape_strides(shape, strides, itemsize, new_shape, order="C"):
+    """Strides viewing a layout as ``new_shape`` without copying, or None if impossible.
+
+    NumPy's rule (``_attempt_nocopy_reshape``): groups of old axes that
+    multiply to groups of new axes must be contiguous among themselves in
+    ``order``; trailing new axes of length 1 take the stride of the axis
+    before them.  Both shapes must have the same, non-zero size.
+    """
+    old = [(d, s) for d, s in zip(shape, strides) if d != 1]
+    old_dims = [d for d, _ in old]
+    old_strides = [s for _, s in old]
+    fortran = order == "F"
+    new_strides = [0] * len(new_shape)
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < len(new_shape) and oi < len(old_dims):
+        new_prod, old_prod = new_shape[ni], old_dims[oi]
+        while new_prod != old_prod:
+            if new_prod < old_prod:
+                new_prod *= new_shape[nj]
+                nj += 1
+            else:
+                old_prod *= old_dims[oj]
+                oj += 1
+        for k in range(oi, oj - 1):
+            if fortran and old_strides[k + 1] != old_dims[k] * old_strides[k]:
+                return None
+            if not fortran and old_strides[k] != old_dims[k + 1] * old_strides[k + 1]:
+                return None
+        if fortran:
+            new_strides[ni] = old_strides[oi]
+            for k in range(ni + 1, nj):
+                new_strides[k] = new_strides[k - 1] * new_shape[k - 1]
+        else:
+            new_strides[nj - 1] = old_strides[oj - 1]
+            for k in range(nj - 1, ni, -1):
+                new_strides[k - 1] = new_strides[k] * new_shape[k]
+        ni, nj = nj, nj + 1
+        oi, oj = oj, oj + 1
+    last = new_strides[ni - 1] if ni else itemsize
+    if fortran and ni:
+        last *= new_shape[ni - 1]
+    for k in range(ni, len(new_shape)):
+        new_strides[k] = last
+    return tuple(new_strides)
 
 
 def memory_extent(shape, strides, itemsize) -> tuple[int, int]:
@@ -164,6 +240,9 @@ def basic_index(key, shape, strides, offset):
         items = items + (Ellipsis,)
 
     new_shape, new_strides = [], []
+    # Views of an empty array address no memory: keep their offset where it
+    # is, or it could point past the end of an empty buffer.
+    moves = 0 not in shape
     axis = 0
     for item in items:
         if item is None:
@@ -177,8 +256,10 @@ def basic_index(key, shape, strides, offset):
         elif isinstance(item, slice):
             start, stop, step = item.indices(shape[axis])
             length = len(range(start, stop, step))
-            if length:
+            if length and moves:
                 offset += start * strides[axis]
+            else:
+                step = 1            # NumPy: an empty slice keeps the axis' stride
             new_shape.append(length)
             new_strides.append(strides[axis] * step)
             axis += 1
@@ -190,6 +271,7 @@ def basic_index(key, shape, strides, offset):
             size = shape[axis]
             if not -size <= index < size:
                 raise IndexError(f"index {index} is out of bounds for axis {axis} with size {size}")
-            offset += (index % size) * strides[axis]
+            if moves:
+                offset += (index % size) * strides[axis]
             axis += 1
     return tuple(new_shape), tuple(new_strides), offset

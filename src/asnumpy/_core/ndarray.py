@@ -78,9 +78,14 @@ class Flags:
             raise KeyError(f"Unknown flag {key!r}") from None
 
     def __setitem__(self, key, value):
-        if self._ALIASES.get(key.upper()) != "writeable":
-            raise ValueError(f"flag {key!r} cannot be set")
-        self.writeable = value
+        name = self._ALIASES.get(key.upper()) if isinstance(key, str) else None
+        if name == "writeable":
+            self.writeable = value
+        elif name in ("aligned", "writebackifcopy"):
+            if bool(value) != getattr(self, name):
+                raise ValueError(f"flag {key!r} of an asnumpy array cannot be changed")
+        else:
+            raise KeyError(f"Unknown flag {key!r}")
 
     def __repr__(self):
         names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
@@ -113,9 +118,14 @@ class ndarray:
                  "_writeable", "_native", "__weakref__")
     # NumPy must not treat asnumpy arrays as array-likes: mixing them into
     # NumPy operations defers to asnumpy (and transfers stay explicit).
+    __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
     __array_ufunc__ = None
-    __array_function__ = None
     __hash__ = None
+
+    def __array_function__(self, func, types, args, kwargs):
+        # NumPy then raises "no implementation found for 'numpy.<func>' on
+        # types that implement __array_function__": use asnumpy's function.
+        return NotImplemented
 
     def __init__(self, shape, dtype=float, order="C", *, device=None):
         shape = _layout.normalize_shape(shape, "ndarray")
@@ -217,11 +227,13 @@ class ndarray:
         """A view with axes permuted (reversed when none are given)."""
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
-        if not axes:
+        if axes is None or len(axes) == 0:
             axes = range(self.ndim - 1, -1, -1)
-        axes = [_layout.normalize_axis(a, self.ndim, "transpose") for a in axes]
-        if sorted(axes) != list(range(self.ndim)):
+        if len(axes) != self.ndim:
             raise ValueError("axes don't match array")
+        axes = [_layout.normalize_axis(a, self.ndim, "transpose") for a in axes]
+        if len(set(axes)) != self.ndim:
+            raise ValueError("repeated axis in transpose")
         return self._view(tuple(self._shape[a] for a in axes),
                           tuple(self._strides[a] for a in axes), self._offset)
 
@@ -331,26 +343,33 @@ class ndarray:
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
         target = self if key is Ellipsis else self[key]
-        _assign(target, value, "ndarray.__setitem__")
+        _assign(target, value, "ndarray.__setitem__", element=_selects_one_element(key, self.ndim))
 
     # -- conversion and copies --------------------------------------------
 
     def item(self, *args):
-        """Copy one element to the host as a Python scalar (NumPy's rules)."""
+        """Copy one element to the host as a Python scalar (NumPy's rules).
+
+        No argument: the array must have one element.  One integer: a flat
+        index in C order.  Several integers (or one tuple of them): an index
+        per axis.
+        """
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = args[0]
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
             return self.get().item()
-        if len(args) == 1 and not isinstance(args[0], tuple):
+        if len(args) == 1:
             flat = operator.index(args[0])
             if not -self.size <= flat < self.size:
-                raise IndexError("index out of bounds")
-            args = np.unravel_index(flat % self.size, self._shape)
-        elif len(args) == 1:
-            args = args[0]
-        if len(args) != self.ndim:
+                raise IndexError(f"index {flat} is out of bounds for size {self.size}")
+            index = np.unravel_index(flat % self.size, self._shape)
+        elif len(args) != self.ndim:
             raise ValueError("incorrect number of indices for array")
-        return self[tuple(args)].get().item()
+        else:
+            index = tuple(operator.index(i) for i in args)
+        return self[tuple(int(i) for i in index)].get().item()
 
     def tolist(self):
         """The array as nested Python lists of Python scalars (copied to host)."""
@@ -365,6 +384,7 @@ class ndarray:
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> "ndarray":
         """A copy cast to ``dtype``; with ``copy=False`` the array itself when nothing changes."""
         dtype = _dtypes.to_dtype(dtype, "ndarray.astype")
+        _layout.check_order(order, "ndarray.astype")
         if not np.can_cast(self._dtype, dtype, casting=casting):
             raise TypeError(
                 f"Cannot cast array data from {self._dtype!r} to {dtype!r} "
@@ -382,36 +402,67 @@ class ndarray:
             raise ValueError("assignment destination is read-only")
         if isinstance(value, ndarray):
             check_same_device("ndarray.fill", self._device, value)
-            if value.size != 1:
-                raise ValueError("Input object to FillWithScalar is not a scalar")
-            launch("copy", self, value.reshape(()) if value.ndim else value, func="ndarray.fill")
+            if value.ndim:
+                raise ValueError("setting an array element with a sequence.")
+            launch("copy", self, value, func="ndarray.fill")
             return
         scalar = np.empty((), self._dtype)
         scalar.fill(value)
         launch("fill", self, scalar, func="ndarray.fill")
 
-    def reshape(self, *shape, order="C") -> "ndarray":
-        """A view with a new shape when the layout allows it, else a copy."""
-        if len(shape) == 1:
-            shape = shape[0]
-        shape = _resolve_reshape(shape, self.size)
+    def reshape(self, *shape, order="C", copy=None) -> "ndarray":
+        """The array with a new shape: a view when the layout allows it, else a copy.
+
+        ``order`` ('C', 'F' or 'A') is the index order elements are read and
+        placed in; ``copy`` True always copies, False raises ValueError
+        instead of copying, None copies only when needed (NumPy's rules).
+        """
+        if not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
+        new_shape = _resolve_reshape(shape[0] if len(shape) == 1 else shape, self.size)
+        if order == "K":
+            raise ValueError("order 'K' is not permitted for reshaping")
         if order not in ("C", "F", "A"):
-            raise ValueError(f"asnumpy.reshape: order must be 'C', 'F' or 'A', got {order!r}")
-        use_f = order == "F" or (order == "A" and self.flags.f_contiguous and not self.flags.c_contiguous)
-        contiguous = self.flags.f_contiguous if use_f else self.flags.c_contiguous
-        source = self if contiguous else self.copy(order="F" if use_f else "C")
-        strides = _layout.contiguous_strides(shape, self.itemsize, "F" if use_f else "C")
-        return source._view(shape, strides, source._offset)
+            raise ValueError(
+                f"asnumpy.ndarray.reshape: order must be 'C', 'F' or 'A', got {order!r}")
+        flags = self.flags
+        layout = "F" if order == "F" or (order == "A" and flags.f_contiguous
+                                         and not flags.c_contiguous) else "C"
+        if copy:
+            source = self.copy(order=layout)
+        elif new_shape == self._shape:
+            return self._view(self._shape, self._strides, self._offset)
+        elif flags.f_contiguous if layout == "F" else flags.c_contiguous:
+            source = self
+        else:
+            strides = _layout.nocopy_reshape_strides(self._shape, self._strides, self.itemsize,
+                                                     new_shape, layout)
+            if strides is not None:
+                return self._view(new_shape, strides, self._offset)
+            if copy is False:
+                raise ValueError("Unable to avoid creating a copy while reshaping.")
+            source = self.copy(order=layout)
+        strides = _layout.contiguous_view_strides(new_shape, self.itemsize, layout)
+        return source._view(new_shape, strides, source._offset)
 
     def view(self, dtype=None, type=None) -> "ndarray":
         """A view of the same memory, optionally reinterpreted as ``dtype``."""
+        if isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, np.ndarray)):
+            dtype, type = None, dtype
         if type is not None and type is not ndarray:
-            raise TypeError(f"ndarray.view: type must be asnumpy.ndarray, got {type!r}")
+            raise TypeError(
+                f"asnumpy.ndarray.view: type must be asnumpy.ndarray, got {type!r}; "
+                "use .get() to copy the array to the host as a NumPy array"
+            )
         if dtype is None:
             return self._view(self._shape, self._strides, self._offset)
-        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
-            return self._view(self._shape, self._strides, self._offset)
-        dtype = _dtypes.to_dtype(dtype, "ndarray.view")
+        native = _dtypes.to_dtype(dtype, "ndarray.view")
+        if not np.dtype(dtype).isnative:
+            raise ValueError(
+                f"asnumpy.ndarray.view: dtype {np.dtype(dtype).str!r} is not in native byte "
+                "order; device memory holds native values (use .get() and view the NumPy copy)"
+            )
+        dtype = native
         old = self.itemsize
         if dtype.itemsize == old:
             return self._view(self._shape, self._strides, self._offset, dtype)
@@ -419,7 +470,7 @@ class ndarray:
             raise ValueError(
                 "Changing the dtype of a 0d array is only supported if the itemsize is unchanged"
             )
-        if self._shape[-1] != 1 and self._strides[-1] != old:
+        if self._shape[-1] != 1 and self.size and self._strides[-1] != old:
             raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
         last_bytes = self._shape[-1] * old
         if last_bytes % dtype.itemsize:
@@ -453,7 +504,8 @@ class ndarray:
         """Copy a NumPy array (or array-like) to ``device`` (the current one)."""
         from . import transfer
 
-        return transfer.from_host(np.asarray(array), Device(device), stream, func="ndarray.from_numpy")
+        host = transfer.host_array(array, None, "ndarray.from_numpy")
+        return transfer.from_host(host, Device(device), stream, func="ndarray.from_numpy")
 
     def to(self, device, stream=None) -> "ndarray":
         """This array on ``device``: itself if already there, else a copy."""
@@ -473,65 +525,109 @@ def _component_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def _keeps_order(array, order) -> bool:
+    """Whether ``array`` already has the layout ``order`` asks of a copy (NumPy's astype rule)."""
     flags = array.flags
+    if order == "A":
+        return flags.c_contiguous or flags.f_contiguous
     return {"C": flags.c_contiguous, "F": flags.f_contiguous}.get(order, True)
 
 
-def _resolve_reshape(shape, size):
-    shape = list(_layout.normalize_shape(shape, "reshape") if not _has_minus_one(shape) else shape)
-    unknown = [i for i, d in enumerate(shape) if d == -1]
+def _resolve_reshape(shape, size) -> tuple[int, ...]:
+    """``shape`` with its one negative (unknown) entry filled in, checked against ``size``."""
+    try:
+        dims = [operator.index(shape)]
+    except TypeError:
+        dims = [operator.index(d) for d in shape]
+    unknown = [i for i, d in enumerate(dims) if d < 0]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
+    known = _layout.size_of(d for d in dims if d >= 0)
+    mismatch = (known == 0 or size % known) if unknown else known != size
+    if mismatch:
+        text = _layout.shape_text(dims)
+        raise ValueError(f"cannot reshape array of size {size} into shape {text}")
     if unknown:
-        known = _layout.size_of(d for d in shape if d != -1)
-        if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {tuple(shape)}")
-        shape[unknown[0]] = size // known
-    shape = _layout.normalize_shape(shape, "reshape")
-    if _layout.size_of(shape) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
-    return shape
+        dims[unknown[0]] = size // known
+    return tuple(dims)
 
 
-def _has_minus_one(shape):
-    try:
-        return any(operator.index(d) == -1 for d in shape)
-    except TypeError:
-        return operator.index(shape) == -1
+def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
+    """Write ``value`` (asnumpy array, NumPy array, sequence or scalar) into target.
 
-
-def _assign(target: ndarray, value, func: str) -> None:
-    """Write ``value`` (asnumpy array, NumPy array, sequence or scalar) into target."""
+    ``element`` says the index named one element (all integers), where
+    NumPy accepts only scalars and 0-d arrays.
+    """
     from . import transfer
 
     if isinstance(value, ndarray):
         check_same_device(func, target._device, value)
-        _check_broadcast(value.shape, target._shape)
+        if element and value.ndim:
+            raise ValueError(_SEQUENCE_INTO_ELEMENT)
+        value = value.reshape(_assignable_shape(value.shape, target._shape))
         launch("copy", target, value, func=func)
         return
-    host = np.asarray(value) if not _is_python_scalar(value) else None
+    if _is_scalar(value):
+        host = None
+    elif isinstance(value, (list, tuple)):
+        # Sequences are converted straight to the target dtype, as NumPy does
+        # (so large Python ints stay exact and out-of-range ones raise).
+        host = transfer.host_value(value, target._dtype)
+        if host.ndim > target.ndim:
+            raise ValueError(_SEQUENCE_INTO_ELEMENT + ("" if element else (
+                " The requested array would exceed the maximum number of dimension of "
+                f"{target.ndim}.")))
+    else:
+        host = transfer.host_value(value)
+    if element and host is not None and host.ndim:
+        raise ValueError(_SEQUENCE_INTO_ELEMENT)
     if host is None or host.ndim == 0:
         scalar = np.empty((), target._dtype)
         scalar[()] = value
         launch("fill", target, scalar, func=func)
         return
     if host.dtype.kind not in "biufc":
-        host = transfer.host_array(value, None, func)
-    _check_broadcast(host.shape, target._shape)
+        host = host.astype(target._dtype)     # strings, objects: NumPy's conversion
+    host = host.reshape(_assignable_shape(host.shape, target._shape))
     transfer.copy_host_into(target, host, None, func)
 
 
-def _is_python_scalar(value) -> bool:
-    return isinstance(value, (int, float, complex, bool, np.generic))
+_SEQUENCE_INTO_ELEMENT = "setting an array element with a sequence."
 
 
-def _check_broadcast(source_shape, target_shape):
+def _selects_one_element(key, ndim: int) -> bool:
+    """Whether the (valid, basic) index ``key`` is one integer per axis."""
+    items = key if isinstance(key, tuple) else (key,)
+    return len(items) == ndim and all(_is_integer_index(item) for item in items)
+
+
+def _is_integer_index(item) -> bool:
+    if item is None or item is Ellipsis or isinstance(item, (slice, bool, np.bool_)):
+        return False
     try:
-        ok = np.broadcast_shapes(source_shape, target_shape) == tuple(target_shape)
-    except ValueError:
-        ok = False
-    if not ok:
+        operator.index(item)
+    except TypeError:
+        return False
+    return True
+
+
+def _is_scalar(value) -> bool:
+    """Whether NumPy assigns ``value`` as one element (Python and NumPy scalars, str, bytes)."""
+    return isinstance(value, (int, float, complex, bool, str, bytes, np.generic))
+
+
+def _assignable_shape(source_shape, target_shape) -> tuple[int, ...]:
+    """``source_shape`` without the leading axes of length 1 beyond the target's (as NumPy).
+
+    Raises NumPy's ValueError unless the result broadcasts to ``target_shape``.
+    """
+    source = tuple(source_shape)
+    while len(source) > len(target_shape) and source[0] == 1:
+        source = source[1:]
+    fits = len(source) <= len(target_shape) and all(
+        s in (1, t) for s, t in zip(reversed(source), reversed(target_shape)))
+    if not fits:
         raise ValueError(
-            f"could not broadcast input array from shape {tuple(source_shape)} "
-            f"into shape {tuple(target_shape)}"
+            f"could not broadcast input array from shape {_layout.shape_text(source)} "
+            f"into shape {_layout.shape_text(target_shape)}"
         )
+    return source

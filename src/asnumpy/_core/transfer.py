@@ -17,7 +17,7 @@ from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import Event
 from ._launch import empty, resolve_stream
-from ._layout import memory_extent
+from . import _layout
 from .ndarray import ndarray
 
 __all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "TransferHandle"]
@@ -25,14 +25,19 @@ __all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "
 _NO_COPY_HINT = "Unable to avoid copy while creating an array as requested"
 
 
-def host_array(obj, dtype, func) -> np.ndarray:
-    """``obj`` as a numeric NumPy array; asnumpy arrays inside sequences are fetched."""
+def host_value(obj, dtype=None) -> np.ndarray:
+    """``obj`` as a NumPy array of any dtype; asnumpy arrays inside sequences are fetched."""
     try:
-        host = np.asarray(obj, dtype=dtype)
+        return np.asarray(obj, dtype=dtype)
     except TypeError:
         if not isinstance(obj, (list, tuple)):
             raise
-        host = np.asarray([_fetch_nested(item) for item in obj], dtype=dtype)
+        return np.asarray(_fetch_nested(obj), dtype=dtype)
+
+
+def host_array(obj, dtype, func) -> np.ndarray:
+    """``obj`` as a numeric NumPy array in native byte order; TypeError naming ``func`` if not."""
+    host = host_value(obj, dtype)
     checked = _dtypes.to_dtype(host.dtype, func)
     return host if checked == host.dtype else host.astype(checked)
 
@@ -54,26 +59,40 @@ def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
 def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=None) -> ndarray:
     """A new array on ``device`` holding a copy of the NumPy array ``host``."""
     dtype = _dtypes.to_dtype(host.dtype if dtype is None else dtype, func)
-    out = empty(host.shape, dtype, device, order, like=host, stream=stream, func=func)
+    like = host
+    if order == "K" and host.flags.c_contiguous:
+        order, like = "C", None          # the common case, without layout matching
+    out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
     copy_host_into(out, host, stream, func)
     return out
 
 
 def _host_destination(array: ndarray, out, func) -> np.ndarray:
-    """``out`` checked against ``array``, or a new host array in its layout."""
+    """``out`` checked against ``array``, or a new host array in its layout.
+
+    New host arrays come from the back end's ``host_empty`` (large ones from
+    its host memory pool, already faulted in).
+    """
     if out is None:
-        use_f = array.flags.f_contiguous and not array.flags.c_contiguous
-        return np.empty(array.shape, array.dtype, order="F" if use_f else "C")
+        flags = array.flags
+        use_f = not flags.c_contiguous and flags.f_contiguous
+        return array._device.backend.host_empty(array.shape, array.dtype, "F" if use_f else "C")
+    _check_host_out(out, array.shape, array.dtype, func)
+    return out
+
+
+def _check_host_out(out, shape, dtype, func) -> None:
+    """Raise unless ``out`` is a writeable NumPy array of ``shape`` (and ``dtype`` if given)."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"asnumpy.{func}: out must be a numpy.ndarray, got {type(out).__name__}")
-    if out.shape != array.shape or out.dtype != array.dtype:
+    if out.shape != shape or (dtype is not None and out.dtype != dtype):
+        wanted = f"shape {shape}" + ("" if dtype is None else f" and dtype {dtype}")
         raise ValueError(
-            f"asnumpy.{func}: out has shape {out.shape} and dtype {out.dtype}, but the array "
-            f"has shape {array.shape} and dtype {array.dtype}"
+            f"asnumpy.{func}: out has shape {out.shape} and dtype {out.dtype}, but {wanted} "
+            "is required"
         )
     if not out.flags.writeable:
         raise ValueError(f"asnumpy.{func}: out is read-only")
-    return out
 
 
 def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:
@@ -84,36 +103,36 @@ def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray
     return out
 
 
-def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None) -> ndarray:
-    """``array`` on ``device``: itself if already there, else a copy made on a stream."""
+def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None,
+              order="K") -> ndarray:
+    """``array`` on ``device``: itself if already there, else a copy in ``order``, on a stream."""
     if array._device is device and (dtype is None or dtype == array.dtype):
         return array
     dtype = array.dtype if dtype is None else dtype
     source = array._device
     if source.backend is device.backend:
-        out = empty(array.shape, dtype, device, "K", like=array, stream=None, func=func)
+        out = empty(array.shape, dtype, device, order, like=array, stream=None, func=func)
         resolve_stream(source, stream, func).launch(device.backend.copy_peer, out, array)
         return out
     # Different back ends: stage through the host, in order on one stream.
     host = to_host(array, stream=stream, func=func)
     resolve_stream(source, stream, func).synchronize()
-    return from_host(host, device, None, func, dtype=dtype)
+    return from_host(host, device, None, func, order=order, dtype=dtype)
 
 
 def _alias_host(host: np.ndarray, device: Device, func) -> ndarray:
     """An asnumpy array over the memory of ``host`` (no copy; cpu back ends)."""
     if not device.backend.can_alias_host:
         raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT}: {device} memory cannot alias host memory")
+    _dtypes.to_dtype(host.dtype, func)        # TypeError for non-numeric data
     problem = None
-    if host.dtype.kind not in "biufc":
-        problem = f"dtype {host.dtype} is not numeric"
-    elif not host.dtype.isnative:
+    if not host.dtype.isnative:
         problem = f"dtype {host.dtype} is not in native byte order"
     elif not host.flags.aligned:
         problem = "the array is not aligned"
     if problem:
         raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT} (copy=False): {problem}")
-    low, high = memory_extent(host.shape, host.strides, host.itemsize)
+    low, high = _layout.memory_extent(host.shape, host.strides, host.itemsize)
     handle = device.backend.alias_host(host, low, high)
     buffer = Buffer(handle, high - low, device)
     alias = ndarray._from_buffer(buffer, host.shape, host.dtype, host.strides, -low, device, host)
@@ -160,14 +179,23 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
         return _from_device_array(obj, dtype, order, device, copy, stream, "asarray")
     device = get_device() if device is None else Device(device)
     if copy is False:
-        try:
-            host = np.asarray(obj, dtype=dtype, copy=False)
-        except TypeError:
-            raise
-        except ValueError:
-            raise ValueError(f"asnumpy.asarray: {_NO_COPY_HINT} (copy=False): {obj!r:.60}") from None
-        return _alias_host(host, device, "asarray")
+        return _alias_host(_host_without_copy(obj, dtype, order), device, "asarray")
     return from_host(host_array(obj, dtype, "asarray"), device, stream, "asarray", order)
+
+
+def _host_without_copy(obj, dtype, order) -> np.ndarray:
+    """``obj`` as a NumPy array that shares its memory; ValueError when that needs a copy."""
+    _layout.check_order(order, "asarray")
+    if isinstance(obj, (list, tuple)):
+        raise ValueError(f"asnumpy.asarray: {_NO_COPY_HINT} (copy=False): a {type(obj).__name__} "
+                         "has no array memory to share")
+    try:
+        return np.asarray(obj, dtype=dtype, order=order, copy=False)
+    except ValueError:
+        raise ValueError(
+            f"asnumpy.asarray: {_NO_COPY_HINT} (copy=False): the {type(obj).__name__} cannot "
+            f"be viewed with dtype={dtype} and order={order!r}"
+        ) from None
 
 
 def _from_device_array(obj, dtype, order, device, copy, stream, func):
@@ -181,8 +209,9 @@ def _from_device_array(obj, dtype, order, device, copy, stream, func):
     if not needs_copy and not copy:
         return obj
     if moves:
-        moved = to_device(obj, device, stream, func, dtype)
-        return moved if _layout_satisfies(moved, order) else moved.copy(order=order)
+        # One copy, in the requested layout, on one stream: a second copy
+        # launched elsewhere could run before this one has finished.
+        return to_device(obj, device, stream, func, dtype, order)
     out = empty(obj.shape, dtype, device, order, like=obj, stream=stream, func=func)
     from ._launch import launch
 
@@ -223,14 +252,21 @@ def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device
     """
     _check_copy(copy, "array")
     result = asarray(obj, dtype, order, device=device, copy=copy)
-    if copy and result is obj:
-        result = result.copy(order="K" if order in (None, "A") else order)
     ndmin = operator.index(ndmin)
     if ndmin > result.ndim:
-        extra = ndmin - result.ndim
-        result = result._view((1,) * extra + result.shape, (0,) * extra + result.strides,
-                              result._offset)
+        result = _prepend_ones(result, ndmin, order)
     return result
+
+
+def _prepend_ones(array: ndarray, ndmin: int, order) -> ndarray:
+    """A view of ``array`` with axes of length 1 prepended up to ``ndmin`` (NumPy's strides)."""
+    flags = array.flags
+    if order == "F" or (flags.f_contiguous and not flags.c_contiguous) or array.ndim == 0:
+        stride = array.itemsize
+    else:
+        stride = array.strides[0] * array.shape[0]
+    extra = ndmin - array.ndim
+    return array._view((1,) * extra + array.shape, (stride,) * extra + array.strides, array._offset)
 
 
 class TransferHandle:
@@ -300,13 +336,17 @@ def asnumpy(a, *, stream=None, out=None, wait=True, order="C"):
     numpy.ndarray or TransferHandle
     """
     if not isinstance(a, ndarray):
-        host = np.asarray(a, order=order)
+        host = np.asarray(host_value(a), order=order)
         if out is not None:
+            _check_host_out(out, host.shape, None, "asnumpy")
             np.copyto(out, host)
             host = out
         if wait:
             return host
         return TransferHandle(host)
     stream = resolve_stream(a._device, stream, "asnumpy")
+    if wait and stream.is_default:
+        # The default stream copies at once: no handle or event is needed.
+        return to_host(a, out, stream, "asnumpy")
     handle = _queue_to_host(a, _host_destination(a, out, "asnumpy"), stream)
     return handle.wait() if wait else handle
