@@ -15,7 +15,7 @@ class _ThreadState:
     def __init__(self):
         self.devices = []        # stack of `with Device(...)` blocks
         self.selected = None     # set_device() on this thread
-        self.streams = {}        # Device -> stack of `with Stream()` blocks
+        self.streams = {}        # device name -> stack of `with Stream()` blocks
 
 
 def thread_state() -> _ThreadState:

@@ -129,11 +129,11 @@ class Stream:
             self.launch(signal.wait)
 
     def __enter__(self):
-        thread_state().streams.setdefault(self.device, []).append(self)
+        thread_state().streams.setdefault(self.device.name, []).append(self)
         return self
 
     def __exit__(self, *exc_info):
-        thread_state().streams[self.device].pop()
+        thread_state().streams[self.device.name].pop()
 
     def __repr__(self):
         return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}>"
@@ -224,6 +224,6 @@ def get_current_stream(device=None) -> Stream:
     """The stream that work on ``device`` (the current device) launches on."""
     if device is None or type(device) is not _Device:
         device = _Device(device)
-    stack = thread_state().streams.get(device)
+    stack = thread_state().streams.get(device.name)
     return stack[-1] if stack else device.default_stream
 

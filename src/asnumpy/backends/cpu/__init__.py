@@ -55,7 +55,9 @@ class CpuBackend:
 
     def host_empty(self, shape, dtype, order="C") -> np.ndarray:
         """A new host array for data copied off a device (pooled when large)."""
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        nbytes = dtype.itemsize
+        for n in shape:
+            nbytes *= n
         if nbytes < MMAP_THRESHOLD:
             return np.empty(shape, dtype, order=order)
         block = self.host_pool.malloc(nbytes)

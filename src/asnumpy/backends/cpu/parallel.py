@@ -54,6 +54,12 @@ def copyto(dst: np.ndarray, src, casting: str = "unsafe") -> None:
     if parts < 2 or not isinstance(src, np.ndarray) or np.may_share_memory(dst, src):
         np.copyto(dst, src, casting=casting)
         return
+    extra = src.ndim - dst.ndim
+    if extra > 0:
+        if any(n != 1 for n in src.shape[:extra]):
+            np.copyto(dst, src, casting=casting)   # NumPy raises its broadcasting error
+            return
+        src = src.reshape(src.shape[extra:])       # NumPy drops leading length-1 axes
     src = np.broadcast_to(src, dst.shape)
     if dst.flags.c_contiguous and src.flags.c_contiguous:
         dst, src = dst.reshape(-1), src.reshape(-1)
