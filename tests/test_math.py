@@ -5,29 +5,17 @@ import pytest
 from numpy.exceptions import AxisError
 
 import asnumpy as ap
+from _inputs import random_data
 
 DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
           np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
-
-
-def _random(shape, dtype, rng):
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        return rng.random(shape) < 0.5
-    if dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        return rng.integers(info.min, info.max, shape, dtype=dtype, endpoint=True)
-    values = rng.standard_normal(shape) * 100
-    if dtype.kind == "c":
-        values = values + 1j * rng.standard_normal(shape)
-    return values.astype(dtype)
 
 
 @pytest.mark.parametrize("name", ["add", "multiply"])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_binary_matches_numpy_with_broadcasting(name, dtype):
     rng = np.random.default_rng()
-    x, y = _random((4, 1, 5), dtype, rng), _random((3, 1), dtype, rng)
+    x, y = random_data(rng, (4, 1, 5), dtype), random_data(rng, (3, 1), dtype)
     with np.errstate(all="ignore"):
         expected = getattr(np, name)(x, y)
     result = getattr(ap, name)(ap.asarray(x), ap.asarray(y)).get()
@@ -39,7 +27,7 @@ def test_binary_matches_numpy_with_broadcasting(name, dtype):
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.float16, np.float32, np.complex64])
 def test_python_scalars_are_weak(scalar, dtype):
     rng = np.random.default_rng()
-    x = _random((7,), dtype, rng)
+    x = random_data(rng, (7,), dtype)
     try:
         with np.errstate(all="ignore"):
             expected = np.multiply(x, scalar)
@@ -87,7 +75,7 @@ def test_host_operands_move_to_the_array_device():
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_sum_matches_numpy(dtype, axis, keepdims):
     rng = np.random.default_rng()
-    x = _random((3, 4, 5), dtype, rng)[:, ::-1]
+    x = random_data(rng, (3, 4, 5), dtype)[:, ::-1]
     with np.errstate(all="ignore"):
         expected = np.sum(x, axis=axis, keepdims=keepdims)
         result = ap.sum(ap.asarray(x), axis=axis, keepdims=keepdims).get()

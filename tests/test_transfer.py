@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import asnumpy as anp
+from _inputs import random_data
 
 ALL_DTYPES = [np.dtype(t) for t in (
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
@@ -40,22 +41,6 @@ LAYOUTS = {
     "empty_view": ((4, 5), "C", lambda x: x[:, 5:]),
 }
 LAYOUT_IDS = list(LAYOUTS)
-
-
-def random_data(rng, shape, dtype, order="C") -> np.ndarray:
-    """Fresh random values of ``dtype`` spanning its range, never only zeros."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        data = rng.random(shape) < 0.5
-    elif dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        data = rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
-    elif dtype.kind == "f":
-        data = (rng.standard_normal(shape) * 100).astype(dtype)
-    else:
-        data = (rng.standard_normal(shape) * 100 + 1j * rng.standard_normal(shape) * 100)
-        data = data.astype(dtype)
-    return np.array(data, order=order)
 
 
 def host_layout(rng, layout, dtype) -> np.ndarray:
