@@ -698,3 +698,55 @@ def test_array_makers_order_and_device():
     assert testing.shaped_random((2, 3), numpy, order="F").flags.f_contiguous
     on_one = testing.shaped_arange((2,), device="cpu:1")
     assert on_one.device == asnumpy.Device("cpu:1")
+
+
+# -- layout and device checks ---------------------------------------------------
+
+
+def test_strides_check_compares_layout():
+    @testing.numpy_asnumpy_array_equal(strides_check=True)
+    def body(xp):
+        order = "C" if xp is numpy else "F"
+        return xp.asarray(numpy.arange(6.0).reshape(2, 3), order=order)
+
+    with pytest.raises(AssertionError):
+        body()
+
+
+def test_strides_check_ignores_strides_of_length_one_axes():
+    @testing.numpy_asnumpy_array_equal(strides_check=True)
+    def body(xp):
+        data = numpy.random.rand(1, 4)
+        # the same layout, reached two ways: a length-1 axis of stride 32 or 8
+        return xp.asarray(data) if xp is numpy else xp.asarray(data.T).T
+
+    body()
+
+    @testing.numpy_asnumpy_array_equal(strides_check="exact")
+    def exact(xp):
+        data = numpy.ones((1, 4))
+        return xp.asarray(data) if xp is numpy else xp.asarray(data.T).T
+
+    if asnumpy.asarray(numpy.ones((4, 1))).T.strides != numpy.ones((1, 4)).strides:
+        with pytest.raises(AssertionError):
+            exact()
+
+
+def test_strides_check_rejects_unknown_modes():
+    with pytest.raises(ValueError, match="strides_check"):
+        testing.numpy_asnumpy_array_equal(strides_check="loose")
+
+
+def test_device_check_requires_device_results():
+    @testing.numpy_asnumpy_array_equal(device_check=True)
+    def host_result(xp):
+        return numpy.arange(3)
+
+    with pytest.raises(AssertionError, match="device_check"):
+        host_result()
+
+    @testing.numpy_asnumpy_array_equal(device_check=True)
+    def device_result(xp):
+        return xp.asarray(numpy.arange(3))
+
+    device_result()

@@ -4,7 +4,8 @@ A decorated test body is called twice, first with NumPy (the
 specification) and then with asnumpy, each time from the same
 ``numpy.random`` state.  Then either both raised errors, which must be
 compatible, or both returned results, which must agree in kind, shape,
-dtype (``type_check``), values and, when asked, layout.
+dtype (``type_check``), values and, when asked, layout (``strides_check``)
+and where the arrays live (``device_check``: asnumpy arrays, not NumPy's).
 """
 
 from __future__ import annotations
@@ -153,6 +154,41 @@ def _same(a, b) -> bool:
         return False
 
 
+def _strides_mode(strides_check, decorator):
+    """``strides_check`` checked: False, True (the layout) or ``'exact'``."""
+    if strides_check is False or strides_check is None:
+        return None
+    if strides_check is True:
+        return "layout"
+    if strides_check == "exact":
+        return "exact"
+    raise ValueError(
+        f"asnumpy.testing.{decorator}: strides_check must be True, False or 'exact', "
+        f"got {strides_check!r}"
+    )
+
+
+def _layout_difference(a, n, mode):
+    """Why the layouts of arrays ``a`` and ``n`` (same shape) differ, or None.
+
+    ``'exact'`` compares the stride tuples.  ``'layout'`` compares what the
+    strides mean: the strides of axes longer than 1 (NumPy leaves any
+    stride on an axis of length 1, and an empty array has no elements to
+    lay out), and the C/F contiguity flags.
+    """
+    if mode == "exact":
+        return None if a.strides == n.strides else "strides differ"
+    if a.size and n.size:
+        meaningful = [axis for axis, length in enumerate(n.shape) if length != 1]
+        if [a.strides[i] for i in meaningful] != [n.strides[i] for i in meaningful]:
+            return "strides differ (on the axes longer than 1)"
+    for flag in ("c_contiguous", "f_contiguous"):
+        ours, numpys = bool(getattr(a.flags, flag)), bool(getattr(n.flags, flag))
+        if ours != numpys:
+            return f"{flag} differs: asnumpy {ours}, numpy {numpys}"
+    return None
+
+
 def _tolerance(tol, dtypes, what):
     """``tol`` itself, or for a dict the entry for the dtypes (the largest one)."""
     if not isinstance(tol, dict):
@@ -176,14 +212,15 @@ def _tolerance(tol, dtypes, what):
 class _Comparison:
     """Compares an asnumpy result with a NumPy result, recursively."""
 
-    def __init__(self, check_values, *, err_msg, verbose, type_check, strides_check=False,
-                 contiguous_check=False):
+    def __init__(self, check_values, *, err_msg, verbose, type_check, strides_check=None,
+                 contiguous_check=False, device_check=False):
         self.check_values = check_values
         self.err_msg = err_msg
         self.verbose = verbose
         self.type_check = type_check
-        self.strides_check = strides_check
+        self.strides_check = strides_check  # None, 'layout' or 'exact'
         self.contiguous_check = contiguous_check
+        self.device_check = device_check
 
     def fail(self, where, problem, a=None, n=None, show=True):
         __tracebackhide__ = True
@@ -206,6 +243,9 @@ class _Comparison:
         ka, kn = _kind(a), _kind(n)
         if kn == "device":
             self.fail(where, "the numpy run returned an asnumpy.ndarray; make arrays with xp", a, n)
+        if self.device_check and ka == "host" and kn in ("host", "npscalar"):
+            self.fail(where, "asnumpy returned a numpy.ndarray where an asnumpy.ndarray was "
+                             "expected (device_check)", a, n)
         if ka == kn == "pyscalar":
             if self.type_check and type(a) is not type(n):
                 self.fail(where, f"types differ: asnumpy {type(a).__name__}, numpy "
@@ -258,8 +298,11 @@ class _Comparison:
         if self.type_check and host_a.dtype != host_n.dtype:
             self.fail(where, f"dtypes differ: asnumpy {host_a.dtype}, numpy {host_n.dtype}", a, n)
         both_arrays = _kind(a) in ("device", "host") and _kind(n) == "host"
-        if self.strides_check and both_arrays and a.strides != n.strides:
-            self.fail(where, f"strides differ: asnumpy {a.strides}, numpy {n.strides}", a, n)
+        if self.strides_check and both_arrays:
+            problem = _layout_difference(a, n, self.strides_check)
+            if problem is not None:
+                self.fail(where, f"{problem}: asnumpy strides {a.strides}, numpy strides "
+                                 f"{n.strides}", a, n)
         if self.contiguous_check and both_arrays:
             for flag in ("c_contiguous", "f_contiguous"):
                 if getattr(n.flags, flag) and not getattr(a.flags, flag):
@@ -324,7 +367,7 @@ def _array_decorator(decorator, name, accept_error, comparison):
 
 
 def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=True,
-                              accept_error=False, strides_check=False):
+                              accept_error=False, strides_check=False, device_check=False):
     """Decorator: run the test with NumPy and asnumpy; results must be equal.
 
     The test body is called with ``xp=numpy`` and then with ``xp=asnumpy``
@@ -350,8 +393,16 @@ def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=Tr
         reduced to their public ancestors).  When only one side raises, or
         the errors are incompatible, AssertionError is raised; compatible
         errors not accepted propagate.
-    strides_check : bool, optional
-        Whether array strides must agree too.
+    strides_check : bool or 'exact', optional
+        Whether the memory layouts of arrays must agree too.  True compares
+        the layout: the strides of the axes longer than 1 of non-empty
+        arrays (NumPy leaves any stride on an axis of length 1, and the
+        strides of empty arrays vary between NumPy versions) and the C/F
+        contiguity flags.  ``'exact'`` compares the stride tuples themselves.
+    device_check : bool, optional
+        Whether the asnumpy run must return asnumpy arrays wherever the NumPy
+        run returns arrays (by default it may return NumPy arrays, such as
+        the results of ``asnumpy.asnumpy``).
 
     Returns
     -------
@@ -364,12 +415,15 @@ def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=Tr
         numpy.testing.assert_array_equal(a, n, err_msg=header, verbose=verbose)
 
     comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
-                             strides_check=strides_check)
+                             strides_check=_strides_mode(strides_check,
+                                                         "numpy_asnumpy_array_equal"),
+                             device_check=device_check)
     return _array_decorator("numpy_asnumpy_array_equal", name, accept_error, comparison)
 
 
 def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp",
-                           type_check=True, accept_error=False, contiguous_check=False):
+                           type_check=True, accept_error=False, contiguous_check=False,
+                           device_check=False):
     """Decorator: run the test with NumPy and asnumpy; results must be close.
 
     As :func:`numpy_asnumpy_array_equal`, comparing values with
@@ -394,6 +448,9 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
         Errors the test may raise, as for :func:`numpy_asnumpy_array_equal`.
     contiguous_check : bool, optional
         Whether the asnumpy result must be C (F) contiguous where NumPy's is.
+    device_check : bool, optional
+        Whether the asnumpy run must return asnumpy arrays wherever the NumPy
+        run returns arrays, as for :func:`numpy_asnumpy_array_equal`.
 
     Returns
     -------
@@ -408,7 +465,7 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
                                       err_msg=header, verbose=verbose)
 
     comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
-                             contiguous_check=contiguous_check)
+                             contiguous_check=contiguous_check, device_check=device_check)
     return _array_decorator("numpy_asnumpy_allclose", name, accept_error, comparison)
 
 
