@@ -20,6 +20,8 @@ on every repetition of the allocation benchmark: that is the point of it).
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import statistics
 import time
 
@@ -95,6 +97,18 @@ def allocation_loop(device, nbytes=256 * MB, repeats=10):
     return t_numpy / t_pool
 
 
+def _machine() -> str:
+    """The CPU model and core count, for the record."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{model}, {cores} cores"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="cpu:0")
@@ -102,7 +116,7 @@ def main(argv=None):
     options = parser.parse_args(argv)
     device = ap.Device(options.device)
     sizes = [s for s in (1, 4, 16, 64, 256, 1024) if s <= options.max_mb]
-    print(f"asnumpy {ap.__version__}, NumPy {np.__version__}, device {device}\n")
+    print(f"asnumpy {ap.__version__}, NumPy {np.__version__}, device {device}, {_machine()}\n")
     transfer_table(device, sizes)
     allocation_loop(device)
 
