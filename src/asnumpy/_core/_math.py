@@ -13,7 +13,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-from numpy.exceptions import AxisError
 
 from .. import _dtypes
 from ..runtime.device import get_device

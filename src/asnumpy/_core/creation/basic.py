@@ -1,0 +1,188 @@
+"""Arrays from a shape and a value: empty, zeros, ones, full and their *_like."""
+
+from __future__ import annotations
+
+from ._common import (
+    _allocate, _allocate_like, _append_doc, _fill, _fill_scalar, _target_device, _value_dtype,
+)
+
+__all__ = ["empty", "empty_like", "full", "full_like", "ones", "ones_like", "zeros", "zeros_like"]
+
+
+# -- from shape and value -----------------------------------------------------
+
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    """Return a new array of given shape and type, without initializing entries.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the new array.
+    dtype : data-type, optional
+        Numeric dtype of the array (default float64).
+    order : {'C', 'F'}, optional
+        Row-major (C) or column-major (Fortran) memory layout.
+    device : str or Device, optional
+        Where the array lives; by default ``like``'s device, else the current one.
+    like : array_like, optional
+        Reference object; when it is an asnumpy array its device is the default.
+
+    Returns
+    -------
+    ndarray
+        Array of uninitialized data.
+
+    Raises
+    ------
+    ValueError
+        For negative dimensions or an order other than 'C' or 'F'.
+    TypeError
+        For a non-numeric dtype.
+    """
+    return _allocate(shape, dtype, order, _target_device(device, like), "empty")
+
+
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    """Return a new array of given shape and type, filled with zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the new array.
+    dtype : data-type, optional
+        Numeric dtype of the array (default float64).
+    order : {'C', 'F'}, optional
+        Row-major (C) or column-major (Fortran) memory layout.
+    device : str or Device, optional
+        Where the array lives; by default ``like``'s device, else the current one.
+    like : array_like, optional
+        Reference object; when it is an asnumpy array its device is the default.
+
+    Returns
+    -------
+    ndarray
+        Array of zeros.
+    """
+    out = _allocate(shape, dtype, order, _target_device(device, like), "zeros")
+    _fill_scalar(out, 0, "zeros")
+    return out
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """Return a new array of given shape and type, filled with ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the new array.
+    dtype : data-type, optional
+        Numeric dtype of the array (default float64).
+    order : {'C', 'F'}, optional
+        Row-major (C) or column-major (Fortran) memory layout.
+    device : str or Device, optional
+        Where the array lives; by default ``like``'s device, else the current one.
+    like : array_like, optional
+        Reference object; when it is an asnumpy array its device is the default.
+
+    Returns
+    -------
+    ndarray
+        Array of ones.
+    """
+    out = _allocate(shape, dtype, order, _target_device(device, like), "ones")
+    _fill_scalar(out, 1, "ones")
+    return out
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    """Return a new array of given shape and type, filled with ``fill_value``.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the new array.
+    fill_value : scalar or array_like
+        Fill value: a scalar (converted as NumPy converts it, e.g. OverflowError
+        for a Python int out of the dtype's range), a host array or sequence
+        broadcast to ``shape``, or an asnumpy array broadcast on its device.
+    dtype : data-type, optional
+        Numeric dtype; by default the dtype of ``numpy.array(fill_value)``.
+    order : {'C', 'F'}, optional
+        Row-major (C) or column-major (Fortran) memory layout.
+    device : str or Device, optional
+        Where the array lives; by default the device of an asnumpy
+        ``fill_value`` or ``like``, else the current device.
+    like : array_like, optional
+        Reference object; when it is an asnumpy array its device is the default.
+
+    Returns
+    -------
+    ndarray
+        Array of ``fill_value``.
+    """
+    func = "full"
+    if dtype is None:
+        dtype = _value_dtype(fill_value, func)
+    out = _allocate(shape, dtype, order, _target_device(device, fill_value, like), func)
+    _fill(out, fill_value, func)
+    return out
+
+
+# -- like another array -------------------------------------------------------
+
+_LIKE_PARAMETERS = """
+    dtype : data-type, optional
+        Overrides the dtype of the result (must be numeric).
+    order : {'C', 'F', 'A', 'K'}, optional
+        Memory layout: 'K' (default) follows the prototype's layout as closely
+        as possible, 'A' is 'F' when the prototype is Fortran-contiguous.
+    subok : bool, optional
+        Accepted for NumPy compatibility (asnumpy has no array subclasses).
+    shape : int or tuple of int, optional
+        Overrides the shape of the result.
+    device : str or Device, optional
+        Where the result lives; by default the prototype's device (the
+        current device for host prototypes)."""
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Return a new array with the same shape and type as a given array."""
+    return _allocate_like(prototype, dtype, order, shape, device, "empty_like")
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Return an array of zeros with the same shape and type as a given array."""
+    out = _allocate_like(a, dtype, order, shape, device, "zeros_like")
+    _fill_scalar(out, 0, "zeros_like")
+    return out
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Return an array of ones with the same shape and type as a given array."""
+    out = _allocate_like(a, dtype, order, shape, device, "ones_like")
+    _fill_scalar(out, 1, "ones_like")
+    return out
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """Return a full array with the same shape and type as a given array."""
+    out = _allocate_like(a, dtype, order, shape, device, "full_like")
+    _fill(out, fill_value, "full_like")
+    return out
+
+
+def _complete_like_docstring(function, first_parameter, returns, extra=""):
+    """Append the Parameters and Returns sections the ``*_like`` functions share."""
+    _append_doc(function, (
+        f"\n\n    Parameters\n    ----------\n    {first_parameter} : array_like\n"
+        f"        The prototype: an asnumpy array or a host array-like.{extra}"
+        f"{_LIKE_PARAMETERS}\n\n    Returns\n    -------\n    ndarray\n        {returns}\n    "
+    ))
+
+
+_complete_like_docstring(empty_like, "prototype", "Array of uninitialized data.")
+_complete_like_docstring(zeros_like, "a", "Array of zeros.")
+_complete_like_docstring(ones_like, "a", "Array of ones.")
+_complete_like_docstring(full_like, "a", "Array of ``fill_value``.",
+                         "\n    fill_value : scalar or array_like\n        Fill value, converted"
+                         " and broadcast as in :func:`full`.")
