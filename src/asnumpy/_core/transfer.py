@@ -37,7 +37,7 @@ def host_value(obj, dtype=None) -> np.ndarray:
 
 def host_array(obj, dtype, func) -> np.ndarray:
     """``obj`` as a numeric NumPy array in native byte order; TypeError naming ``func`` if not."""
-    host = host_value(obj, dtype)
+    host = obj if dtype is None and type(obj) is np.ndarray else host_value(obj, dtype)
     checked = _dtypes.to_dtype(host.dtype, func)
     return host if checked == host.dtype else host.astype(checked)
 
@@ -62,8 +62,9 @@ def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=N
     like = host
     if order == "K" and host.flags.c_contiguous:
         order, like = "C", None          # the common case, without layout matching
+    stream = resolve_stream(device, stream, func)
     out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
-    copy_host_into(out, host, stream, func)
+    stream.launch(device.backend.copy_from_host, out, host)
     return out
 
 

@@ -103,7 +103,8 @@ class MemoryPool:
         key_stream = None if stream is None or stream.is_default else stream
         for attempt in range(3):
             with self._lock:
-                self._drain_returned()
+                if self._returned:
+                    self._drain_returned()
                 handle = self._take_cached(size, key_stream)
                 if handle is None:
                     handle = self._allocate_fresh(size, attempt)
