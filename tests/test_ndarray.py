@@ -980,3 +980,13 @@ def test_imag_of_real_and_temporary_copies_are_released(rng):
     del a
     gc.collect()
     assert pool.used_bytes() == baseline
+
+
+@pytest.mark.parametrize("key", [np.s_[::-2], np.s_[1:5:3], np.s_[::-1, :0], np.s_[2]],
+                         ids=["reversed", "stepped", "empty-slice", "integer"])
+def test_slicing_views_of_empty_arrays_keeps_numpys_strides(key):
+    host = np.zeros((6, 4))[:, 4:]              # empty, with non-zero strides
+    device = anp.asarray(np.zeros((6, 4)))[:, 4:]
+    assert device[key].shape == host[key].shape
+    assert device[key].strides == host[key].strides
+    assert device[key].get().shape == host[key].shape

@@ -256,10 +256,10 @@ def basic_index(key, shape, strides, offset):
         elif isinstance(item, slice):
             start, stop, step = item.indices(shape[axis])
             length = len(range(start, stop, step))
-            if length and moves:
-                offset += start * strides[axis]
-            else:
+            if not length:
                 step = 1            # NumPy: an empty slice keeps the axis' stride
+            elif moves:
+                offset += start * strides[axis]
             new_shape.append(length)
             new_strides.append(strides[axis] * step)
             axis += 1
