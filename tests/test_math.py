@@ -61,6 +61,9 @@ def test_out_and_dtype_arguments():
     assert result is out
     np.testing.assert_array_equal(out.get(), np.multiply(x, x, out=np.empty((3, 4))))
     assert ap.add(ap.asarray(x), 1, dtype=np.float64).dtype == np.float64
+    in_tuple = ap.empty((3, 4), np.float32)
+    assert ap.add(ap.asarray(x), ap.asarray(x), out=(in_tuple,)) is in_tuple
+    np.testing.assert_array_equal(in_tuple.get(), x + x)
 
 
 def test_host_operands_move_to_the_array_device():

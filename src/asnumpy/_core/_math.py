@@ -10,8 +10,6 @@ from the tables.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from .. import _dtypes
@@ -61,7 +59,7 @@ def _elementwise(numpy_ufunc, inputs, out, dtype, func):
     if out is None:
         out = empty(shape, loop[-1], device, func=func)
     else:
-        _check_out(out, shape, loop[-1], numpy_ufunc, device, func)
+        out = _check_out(out, shape, loop[-1], numpy_ufunc, device, func)
     # Weak Python scalars become 0-d host values of their loop dtype; NumPy's
     # conversion raises OverflowError for out-of-range integers, as ufuncs do.
     operands = [np.asarray(x, dtype=loop[i]) if type(x) in _WEAK_SCALARS else x
@@ -71,6 +69,7 @@ def _elementwise(numpy_ufunc, inputs, out, dtype, func):
 
 
 def _check_out(out, shape, result_dtype, numpy_ufunc, device, func):
+    """``out`` (or the one array of an ``out`` tuple), checked against the result."""
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError(f"asnumpy.{func}: out must be a tuple of 1 array, got {len(out)}")
@@ -90,6 +89,7 @@ def _check_out(out, shape, result_dtype, numpy_ufunc, device, func):
         )
     if not out.flags.writeable:
         raise ValueError("output array is read-only")
+    return out
 
 
 def _make_binary(name, numpy_ufunc):
@@ -178,7 +178,7 @@ def _make_reduction(name, numpy_ufunc):
 
 _functions = {name: _make_binary(name, ufunc) for name, ufunc in BINARY_UFUNCS.items()}
 _functions.update({name: _make_reduction(name, ufunc) for name, ufunc in REDUCTIONS.items()})
-globals().update(_functions)
+add, multiply, sum = (_functions[name] for name in __all__)
 
 # Methods generated from the same tables: a.sum(...) is asnumpy.sum(a, ...).
 for _name in REDUCTIONS:
