@@ -25,6 +25,8 @@ _DEFAULT_CPU_DEVICES = 4
 _registry_lock = threading.RLock()
 _devices: dict[str, "Device"] = {}      # name -> Device, for every discovered device
 _kinds_loaded: set[str] = set()
+# kind -> why it is unavailable: probed once (the probe may spawn processes)
+_kinds_missing: dict[str, str] = {}
 _default_device: "Device | None" = None
 
 
@@ -47,7 +49,13 @@ def _load_kind(kind: str) -> None:
     with _registry_lock:
         if kind in _kinds_loaded:
             return
-        backend = load_backend(kind)          # raises DeviceUnavailableError
+        if kind in _kinds_missing:
+            raise DeviceUnavailableError(_kinds_missing[kind])
+        try:
+            backend = load_backend(kind)
+        except DeviceUnavailableError as exc:
+            _kinds_missing[kind] = str(exc)
+            raise
         count = _cpu_device_count() if kind == "cpu" else backend.device_count()
         for index in range(count):
             _add_device(backend, kind, index)
