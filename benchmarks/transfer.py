@@ -69,7 +69,6 @@ def transfer_table(device, sizes_mb):
         ratios.append(row)
         print(f"{size_mb:>5} MB | {gbps[0]:>11.2f} | {gbps[1]:>9.2f} {row[0]:>6.2f} | "
               f"{gbps[2]:>9.2f} {row[1]:>6.2f} | {gbps[3]:>14.2f} {row[2]:>6.2f}")
-        del on_device, host, host_out
     worst = [min(r[i] for r in ratios) for i in range(3)]
     print(f"worst ratio to the copyto ceiling: H->D {worst[0]:.2f}, D->H {worst[1]:.2f}, "
           f"D->H out= {worst[2]:.2f} (target >= 0.80)")

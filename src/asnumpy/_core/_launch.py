@@ -12,6 +12,7 @@ import functools
 import sys
 
 from ..runtime.stream import Stream, get_current_stream
+from . import ndarray as _ndarray_module  # a cycle: ndarray.py imports this module
 from ._layout import contiguous_strides, size_of, strides_for_order
 
 __all__ = ["resolve_stream", "launch", "empty", "check_same_device"]
@@ -71,7 +72,4 @@ def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty")
             f"({nbytes:,} bytes for shape {shape}) is larger than the maximum possible size"
         )
     buffer = device.memory_pool.malloc(nbytes, resolve_stream(device, stream, func))
-    return ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)
-
-
-from .ndarray import ndarray  # noqa: E402  (ndarray.py imports this module)
+    return _ndarray_module.ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)
