@@ -28,15 +28,22 @@ def test_successive_calls_differ():
     assert not np.array_equal(host(g.random(100)), host(g.random(100)))
 
 
-def test_matches_documented_block_layout():
+@pytest.mark.parametrize("method, args, kwargs", [
+    ("standard_normal", (), {}),
+    ("integers", (0, 1000), {"dtype": np.int32}),   # draws 32 bits at a time
+    ("integers", (-5, 2**40), {}),
+    ("random", (), {"dtype": np.float32}),
+])
+def test_matches_documented_block_layout(method, args, kwargs):
     key = np.random.SeedSequence(7).generate_state(2, np.uint64)
     g = ar.default_rng(7)
-    g.random(3)                                    # call 0
-    got = host(g.standard_normal(ar.BLOCK + 10))  # call 1: blocks 0 and 1
+    # call 0 leaves a buffered half word behind in the block generator it used
+    g.integers(0, 10, 3, dtype=np.int32)
+    got = host(getattr(g, method)(*args, size=ar.BLOCK + 11, **kwargs))   # call 1: blocks 0, 1
     for block, part in enumerate((got[:ar.BLOCK], got[ar.BLOCK:])):
         ref = np.random.Generator(np.random.Philox(
             key=key, counter=np.array([0, 0, block, 1], np.uint64)))
-        np.testing.assert_array_equal(part, ref.standard_normal(part.size))
+        np.testing.assert_array_equal(part, getattr(ref, method)(*args, size=part.size, **kwargs))
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

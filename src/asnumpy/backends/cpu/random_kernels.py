@@ -9,6 +9,8 @@ thread in any order and the numbers never depend on the thread count.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import parallel
@@ -24,6 +26,32 @@ def block_generator(key, call: int, block: int) -> np.random.Generator:
     """NumPy's Generator for block ``block`` of call ``call`` under ``key``."""
     counter = np.array([0, 0, block, call], dtype=np.uint64)
     return np.random.Generator(np.random.Philox(key=np.asarray(key, np.uint64), counter=counter))
+
+
+class _Rewinder(threading.local):
+    """A per-thread Generator whose Philox is re-pointed at each block.
+
+    Setting a Philox's state to ``(key, counter)`` with an empty buffer is
+    exactly a fresh ``Philox(key=key, counter=counter)``, at a sixth of the
+    cost of building one (about 2.5 against 16 us), which matters when a
+    large draw is cut into thousands of blocks.
+    """
+
+    def __init__(self):
+        self.generator = np.random.Generator(np.random.Philox(0))
+
+    def at(self, key, call: int, block: int) -> np.random.Generator:
+        self.generator.bit_generator.state = {
+            "bit_generator": "Philox",
+            "state": {"counter": np.array([0, 0, block, call], dtype=np.uint64),
+                      "key": np.asarray(key, dtype=np.uint64)},
+            "buffer": np.zeros(4, dtype=np.uint64), "buffer_pos": 4,
+            "has_uint32": 0, "uinteger": 0,
+        }
+        return self.generator
+
+
+_rewinder = _Rewinder()
 
 
 def _host(value):
@@ -48,7 +76,7 @@ def random_blocks(out, key, call, method, params, kwargs, block_rows, sliced=Tru
     def task(k):
         lo = k * block_rows
         hi = min(n, lo + block_rows)
-        generator = block_generator(key, call, k)
+        generator = _rewinder.at(key, call, k)
         args = [p[lo:hi] if s else p for p, s in zip(params, sliced)]
         function = getattr(generator, method)
         if direct:
