@@ -82,6 +82,36 @@ def test_big_endian_file_loads_native():
     numpy.testing.assert_array_equal(loaded.get(), host)
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_big_endian_fortran_file_loads_native(order):
+    host = data((4, 3, 2), ">c8", order=order)
+    loaded = asnumpy.load(io.BytesIO(npy_bytes(numpy.save, host)))
+    assert loaded.dtype == numpy.dtype("c8")
+    assert loaded.flags.f_contiguous == (order == "F")
+    numpy.testing.assert_array_equal(loaded.get(), host)
+
+
+@pytest.mark.parametrize("device", ["cpu:0", "cpu:1"])
+def test_load_reads_into_the_device_pool(device):
+    host = data((300, 257), numpy.float64, order="F")
+    raw = io.BytesIO(npy_bytes(numpy.save, host))
+    pool = asnumpy.Device(device).memory_pool
+    before = pool.used_bytes()
+    loaded = asnumpy.load(raw, device=device)
+    assert str(loaded.device) == device
+    assert pool.used_bytes() - before >= host.nbytes
+    same(loaded, host)
+
+
+def test_load_on_a_user_stream_is_complete_on_return():
+    host = data((1000, 33), numpy.int32)
+    raw = io.BytesIO(npy_bytes(numpy.save, host))
+    with asnumpy.Stream():
+        loaded = asnumpy.load(raw)
+    assert raw.tell() == len(raw.getvalue())
+    same(loaded, host)
+
+
 def test_save_load_path_and_suffix(tmp_path):
     host = data((5, 2), numpy.int32)
     asnumpy.save(tmp_path / "a", asnumpy.asarray(host))       # ".npy" appended, as NumPy

@@ -27,8 +27,9 @@ except ImportError:                   # pragma: no cover - other NumPy layouts
     _read_array_header = getattr(npformat, "_read_array_header", None)
 
 from ... import _dtypes
+from ...runtime.device import Device
 from ...runtime.stream import get_current_stream
-from .._launch import launch_on
+from .._launch import empty, launch_on
 from ..ndarray import ndarray
 from ._common import to_device_array, to_host
 
@@ -107,15 +108,21 @@ def _read_into(fp, view, nbytes, func):
 
 
 def _read_npy(fp, allow_pickle, max_header_size, device, func, total=None):
-    """The array stored at ``fp``'s position, on ``device``."""
+    """The array stored at ``fp``'s position, read straight into ``device``'s pool."""
     shape, fortran_order, dtype = _read_header(fp, max_header_size, func)
     nbytes = _check_header(shape, dtype, fp, total, allow_pickle, func)
     order = "F" if fortran_order else "C"
-    host = np.empty(shape, dtype=dtype, order=order)
+    if not dtype.isnative:                 # converted on the host to the native byte order
+        host = np.empty(shape, dtype=dtype, order=order)
+        _read_into(fp, memoryview(host.reshape(-1, order=order).view(np.uint8)), nbytes, func)
+        return to_device_array(host, device, func)
+    device = Device(device)
+    out = empty(shape, dtype, device, order=order, func=func)
     if nbytes:
-        flat = host.T if fortran_order else host
-        _read_into(fp, memoryview(flat.reshape(-1).view(np.uint8)), nbytes, func)
-    return to_device_array(host, device, func)
+        launch_on(device, "host_fill", out, lambda buffer: _read_into(fp, buffer, nbytes, func),
+                  func=func)
+        get_current_stream(device).synchronize()   # the file has been read on return
+    return out
 
 
 def _load_mmap(file, mmap_mode, allow_pickle, max_header_size, device, func):

@@ -39,6 +39,17 @@ def copy(out, src) -> None:
     np.copyto(view(out), view(src), casting="unsafe")
 
 
+def host_fill(out, writer) -> None:
+    """Let ``writer(memoryview)`` fill contiguous ``out``'s bytes in memory order.
+
+    The seam for data produced on the host (a file being read): on cpu the
+    memoryview is the device memory itself, so nothing is staged or copied.
+    """
+    target = view(out)
+    flat = target.T if target.flags.f_contiguous and not target.flags.c_contiguous else target
+    writer(memoryview(flat.reshape(-1).view(np.uint8)))
+
+
 def _producer(numpy_function):
     """A kernel writing ``numpy_function(*args, dtype=out.dtype, **kw)`` into out."""
 
@@ -72,6 +83,7 @@ def linspace_step(start, stop, div, dtype):
 KERNELS = {
     "fill": fill,
     "copy": copy,
+    "host_fill": host_fill,
     "arange": _producer(np.arange),
     "linspace": _producer(np.linspace),
     "linspace_step": _producer(linspace_step),
