@@ -1,0 +1,258 @@
+"""Scalar CUDA C for every elementwise ufunc loop of the catalog.
+
+Each loop of a NumPy ufunc (``numpy.<name>.types``, restricted to the dtypes
+asnumpy supports) becomes one ``__device__`` function that computes one
+element.  Kernel renderers concatenate :data:`PRELUDE` and the functions they
+need and wrap them in a grid-stride loop.
+
+The functions come from :data:`TABLE`: per ufunc and *type class* of the
+first input (``b`` bool, ``i`` signed integer, ``u`` unsigned integer, ``h``
+half, ``f`` float -- half too unless ``h`` is given -- and ``c`` complex) a C
+expression, or a statement block for several outputs, over:
+
+``a``, ``b``
+    the inputs converted to their compute type (half computes in float, as
+    NumPy's half loops do); ``x0``, ``x1`` are the raw inputs;
+``T``, ``T1``
+    the compute types of the inputs;
+``r0``, ``r1``
+    (statement blocks) the outputs in their compute types.
+
+The result is stored with ``asn_cast`` (float to half rounds to nearest
+even).  The semantics are NumPy's (see the prelude's comments), except:
+
+* floating-point error flags (NumPy's divide/overflow/invalid warnings) are
+  not raised;
+* ``power`` of signed integers with a negative exponent, where NumPy raises
+  ValueError, gives the truncated exact value (1 for a base of 1, +-1 for -1,
+  0 otherwise);
+* float to integer casts outside the int64 range, and NaN, are undefined (as
+  in NumPy);
+* complex transcendental functions are computed from textbook/Kahan formulas:
+  accurate to a few ulp of ``abs(result)`` for moderate arguments, but
+  arguments near overflow and some inf/NaN combinations do not follow C99
+  Annex G exactly.
+
+NVRTC needs the CUDA runtime headers on its include path (cuda_fp16.h).
+Device math follows CUDA's accuracy (``sinf`` etc.); compile with
+``--fmad=false`` for results that round like NumPy's (no contraction to FMA).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .prelude import PRELUDE
+
+__all__ = ["CTYPES", "PRELUDE", "TABLE", "device_function", "loops"]
+
+# dtype char -> C type name; 'l' and 'q' are both int64 (LP64)
+CTYPES = {
+    "?": "bool", "b": "signed char", "B": "unsigned char", "h": "short",
+    "H": "unsigned short", "i": "int", "I": "unsigned int", "l": "long long",
+    "L": "unsigned long long", "q": "long long", "Q": "unsigned long long",
+    "e": "asn_half", "f": "float", "d": "double", "F": "asn_complex64",
+    "D": "asn_complex128",
+}
+_CLASS = {"?": "b", "e": "h", "f": "f", "d": "f", "F": "c", "D": "c"}
+_CLASS.update(dict.fromkeys("bhilq", "i"))
+_CLASS.update(dict.fromkeys("BHILQ", "u"))
+_TOKEN = {"?": "o"}  # characters not allowed in C names
+
+_INT, _ALL = "iu", "biufc"
+_ARITH = "iufc"
+
+# ufunc -> {type classes: C expression or statement block}; see module doc.
+TABLE: dict[str, dict[str, str]] = {
+    # arithmetic
+    "add": {"b": "a || b", _ARITH: "asn_add(a, b)"},
+    "subtract": {_ARITH: "asn_sub(a, b)"},
+    "multiply": {"b": "a && b", _ARITH: "asn_mul(a, b)"},
+    "divide": {"fc": "a / b"},
+    "floor_divide": {"iuf": "asn_floordiv(a, b)"},
+    "remainder": {"iuf": "asn_remainder(a, b)"},
+    "fmod": {_INT: "asn_int_fmod(a, b)", "f": "asn_fmod(a, b)"},
+    "divmod": {_INT: "r0 = asn_int_floordiv(a, b); r1 = asn_int_remainder(a, b);",
+               "f": "if (b == 0) { r0 = a / b; r1 = asn_fmod(a, b); } else { r0 = asn_divmod(a, b, r1); }"},
+    "negative": {_ARITH: "asn_neg(a)"},
+    "positive": {_ARITH: "a"},
+    "absolute": {"b": "a", "i": "(T)asn_uabs(a)", "u": "a", "f": "asn_fabs(a)", "c": "asn_abs(a)"},
+    "fabs": {"f": "asn_fabs(a)"},
+    "sign": {_ARITH: "asn_sign(a)"},
+    "reciprocal": {_INT: "asn_int_reciprocal(a)", "f": "(T)1 / a", "c": "asn_reciprocal(a)"},
+    "square": {_INT + "f": "asn_mul(a, a)", "c": "asn_square(a)"},
+    "sqrt": {"fc": "asn_sqrt(a)"},
+    "cbrt": {"f": "asn_cbrt(a)"},
+    "power": {_INT: "asn_int_power(a, b)", "f": "asn_pow(a, b)", "c": "asn_power(a, b)"},
+    "float_power": {"f": "asn_pow(a, b)", "c": "asn_power(a, b)"},
+    "conjugate": {_INT + "f": "a", "c": "asn_conj(a)"},
+    # exponents and logarithms
+    **{name: {"fc": f"asn_{name}(a)"}
+       for name in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p")},
+    "logaddexp": {"f": "asn_logaddexp(a, b)"},
+    "logaddexp2": {"f": "asn_logaddexp2(a, b)"},
+    # trigonometric
+    **{name: {"fc": f"asn_{'a' + name[3:] if name.startswith('arc') else name}(a)"}
+       for name in ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+                    "tanh", "arcsinh", "arccosh", "arctanh")},
+    "arctan2": {"f": "asn_atan2(a, b)"},
+    "hypot": {"f": "asn_hypot(a, b)"},
+    # the constant is rounded as NumPy's: pi in the type, then divided in the type
+    **{name: {"f": "a * ((T)3.14159265358979323846264338327950288 / (T)180)"}
+       for name in ("deg2rad", "radians")},
+    **{name: {"f": "a * ((T)180 / (T)3.14159265358979323846264338327950288)"}
+       for name in ("rad2deg", "degrees")},
+    # rounding (integer loops are the identity)
+    "rint": {"f": "asn_rint(a)", "c": "asn_rint(a)"},
+    **{name: {"b" + _INT: "a", "f": f"asn_{name}(a)"} for name in ("floor", "ceil", "trunc")},
+    # comparison
+    "equal": {"b" + _INT: "asn_cmp3(a, b) == 0", "f": "a == b", "c": "asn_ceq(a, b)"},
+    "not_equal": {"b" + _INT: "asn_cmp3(a, b) != 0", "f": "a != b", "c": "!asn_ceq(a, b)"},
+    "less": {"b" + _INT: "asn_cmp3(a, b) < 0", "f": "a < b", "c": "asn_clt(a, b)"},
+    "less_equal": {"b" + _INT: "asn_cmp3(a, b) <= 0", "f": "a <= b", "c": "asn_cle(a, b)"},
+    "greater": {"b" + _INT: "asn_cmp3(a, b) > 0", "f": "a > b", "c": "asn_clt(b, a)"},
+    "greater_equal": {"b" + _INT: "asn_cmp3(a, b) >= 0", "f": "a >= b", "c": "asn_cle(b, a)"},
+    "maximum": {"b": "a || b", "iufc": "asn_maximum(a, b)"},
+    "minimum": {"b": "a && b", "iufc": "asn_minimum(a, b)"},
+    "fmax": {"b": "a || b", "iufc": "asn_fmax(a, b)"},
+    "fmin": {"b": "a && b", "iufc": "asn_fmin(a, b)"},
+    # logical: truth value of any type
+    "logical_and": {_ALL: "asn_nonzero(a) && asn_nonzero(b)"},
+    "logical_or": {_ALL: "asn_nonzero(a) || asn_nonzero(b)"},
+    "logical_xor": {_ALL: "asn_nonzero(a) != asn_nonzero(b)"},
+    "logical_not": {_ALL: "!asn_nonzero(a)"},
+    # bitwise
+    "bitwise_and": {"b": "a && b", _INT: "(T)(a & b)"},
+    "bitwise_or": {"b": "a || b", _INT: "(T)(a | b)"},
+    "bitwise_xor": {"b": "a != b", _INT: "(T)(a ^ b)"},
+    "invert": {"b": "!a", _INT: "(T)~a"},
+    "left_shift": {_INT: "asn_lshift(a, b)"},
+    "right_shift": {_INT: "asn_rshift(a, b)"},
+    "bitwise_count": {_INT: "asn_popc(asn_uabs(a))"},
+    # floating point
+    "copysign": {"f": "asn_copysign(a, b)"},
+    "nextafter": {"h": "asn_half_nextafter(x0, x1)", "f": "asn_nextafter(a, b)"},
+    "spacing": {"h": "asn_half_spacing(x0)", "f": "asn_spacing(a)"},
+    "frexp": {"f": "r0 = asn_frexp(a, &r1);"},
+    "ldexp": {"f": "asn_ldexp_clamped(a, (long long)b)"},
+    "modf": {"f": "r0 = asn_modf(a, &r1);"},
+    "signbit": {"f": "asn_signbit(x0)"},
+    "isnan": {_ALL: "asn_isnan(x0)"},
+    "isinf": {_ALL: "asn_isinf(x0)"},
+    "isfinite": {_ALL: "asn_isfinite(x0)"},
+    "heaviside": {"f": "asn_heaviside(a, b)"},
+    # number theory
+    "gcd": {_INT: "asn_gcd(a, b)"},
+    "lcm": {_INT: "asn_lcm(a, b)"},
+}
+
+_SUPPORTED = frozenset(CTYPES)
+
+
+def loops(name: str) -> list[tuple[numpy.dtype, ...]]:
+    """Every supported loop of a ufunc.
+
+    Parameters
+    ----------
+    name : str
+        NumPy ufunc ``__name__`` (a key of :data:`TABLE`).
+
+    Returns
+    -------
+    list of tuple of numpy.dtype
+        Inputs then outputs, in the order of ``numpy.<name>.types`` with
+        duplicates dropped ('l' and 'q' are kept apart, as NumPy lists both).
+
+    Raises
+    ------
+    KeyError
+        When ``name`` has no scalar form here.
+    """
+    if name not in TABLE:
+        raise KeyError(f"no cuda scalar form for ufunc {name!r}")
+    seen, out = set(), []
+    for sig in getattr(numpy, name).types:
+        chars = sig.replace("->", "")
+        if chars in seen or not set(chars) <= _SUPPORTED:
+            continue
+        seen.add(chars)
+        out.append(tuple(numpy.dtype(c) for c in chars))
+    return out
+
+
+def _template(name: str, cls: str) -> str:
+    entry = TABLE[name]
+    if cls == "h" and not any("h" in k for k in entry):
+        cls = "f"
+    for classes, text in entry.items():
+        if cls in classes:
+            return text
+    raise TypeError(f"ufunc {name!r} has no loop for type class {cls!r}")
+
+
+def _chars(loop) -> str:
+    if isinstance(loop, str):
+        return loop.replace("->", "")
+    return "".join(numpy.dtype(t).char for t in loop)
+
+
+def function_name(name: str, loop) -> str:
+    """The C name of the device function of ``name`` for ``loop``."""
+    chars = _chars(loop)
+    nin = getattr(numpy, name).nin
+    tok = "".join(_TOKEN.get(c, c) for c in chars)
+    return f"asn_{name}_{tok[:nin]}_{tok[nin:]}"
+
+
+def device_function(name: str, loop) -> tuple[str, str]:
+    """C source of the ``__device__`` function computing one loop of a ufunc.
+
+    Parameters
+    ----------
+    name : str
+        NumPy ufunc ``__name__``.
+    loop : sequence of numpy.dtype or str
+        Input then output dtypes, as one entry of ``numpy.<name>.types``
+        (a string such as ``'ff->f'`` is accepted too).
+
+    Returns
+    -------
+    source : str
+        Defines ``__device__ __forceinline__ void FN(In0 x0[, In1 x1],
+        Out0 &y0[, Out1 &y1])``; it compiles after :data:`PRELUDE`, and
+        sources of several functions can be concatenated.
+    function_name : str
+        ``FN``, unique per ``(name, loop)``.
+
+    Raises
+    ------
+    TypeError
+        When ``loop`` is not a supported loop of ``name``.
+    """
+    if name not in TABLE:
+        raise TypeError(f"no cuda scalar form for ufunc {name!r}")
+    chars = _chars(loop)
+    if chars not in {_chars(lp) for lp in loops(name)}:
+        raise TypeError(f"{name} has no supported loop {chars!r}")
+    ufunc = getattr(numpy, name)
+    ins, outs = chars[:ufunc.nin], chars[ufunc.nin:]
+    text = _template(name, _CLASS[ins[0]])
+    fn = function_name(name, chars)
+    params = [f"{CTYPES[c]} x{k}" for k, c in enumerate(ins)]
+    params += [f"{CTYPES[c]} &y{k}" for k, c in enumerate(outs)]
+    lines = [f"__device__ __forceinline__ void {fn}({', '.join(params)}) {{"]
+    tnames = ["T", "T1"]
+    for k, c in enumerate(ins):
+        lines.append(f"    typedef typename asn_compute<{CTYPES[c]}>::type {tnames[k]};")
+    for k, c in enumerate(ins):
+        lines.append(f"    const {tnames[k]} {'ab'[k]} = asn_cast<{tnames[k]}>(x{k}); (void){'ab'[k]};")
+    if ";" in text:  # statement block assigning r0, r1
+        for k, c in enumerate(outs):
+            lines.append(f"    typename asn_compute<{CTYPES[c]}>::type r{k};")
+        lines.append(f"    {text}")
+        for k, c in enumerate(outs):
+            lines.append(f"    y{k} = asn_cast<{CTYPES[c]}>(r{k});")
+    else:
+        lines.append(f"    y0 = asn_cast<{CTYPES[outs[0]]}>({text});")
+    lines.append("}")
+    return "\n".join(lines) + "\n", fn
