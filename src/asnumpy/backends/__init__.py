@@ -19,16 +19,18 @@ __all__ = ["KNOWN_KINDS", "load_backend"]
 # kind -> (module that implements it, function explaining why it is absent)
 _MODULES = {
     "cpu": "asnumpy.backends.cpu",
-    "cuda": None,
+    "cuda": "asnumpy.backends.cuda",
     "npu": None,
 }
 KNOWN_KINDS = tuple(_MODULES)
 
 
-def _why_no_cuda() -> str:
+def _no_cuda_driver() -> str | None:
+    if os.environ.get("ASNUMPY_CUDA_DRIVER"):      # a driver named explicitly (the emulator)
+        return None
     if ctypes.util.find_library("cuda") is None and not os.path.exists("/proc/driver/nvidia"):
         return "no NVIDIA driver (libcuda) was found on this machine"
-    return "this build of asnumpy has no cuda back end"
+    return None
 
 
 def _why_no_npu() -> str:
@@ -37,7 +39,8 @@ def _why_no_npu() -> str:
     return "this build of asnumpy has no npu back end"
 
 
-_WHY_MISSING = {"cuda": _why_no_cuda, "npu": _why_no_npu}
+_WHY_MISSING = {"npu": _why_no_npu}
+_PRECHECKS = {"cuda": _no_cuda_driver}
 
 
 def load_backend(kind: str):
@@ -45,4 +48,8 @@ def load_backend(kind: str):
     module_name = _MODULES[kind]
     if module_name is None:
         raise DeviceUnavailableError(_WHY_MISSING[kind]())
-    return importlib.import_module(module_name).BACKEND
+    precheck = _PRECHECKS.get(kind)
+    reason = precheck() if precheck is not None else None
+    if reason:                   # nothing to import: say why without loading the toolkit
+        raise DeviceUnavailableError(reason)
+    return importlib.import_module(module_name).BACKEND   # it may raise, naming its reason

@@ -69,7 +69,7 @@ def _add_device(backend, kind, index):
     device.kind, device.index, device.name = kind, index, f"{kind}:{index}"
     device.backend = backend
     device.memory_pool = MemoryPool(device, backend.make_allocator(index))
-    device.default_stream = DefaultStream(device)
+    device.default_stream = getattr(backend, "default_stream_class", DefaultStream)(device)
     device._streams = weakref.WeakSet()
     _devices[device.name] = device
 

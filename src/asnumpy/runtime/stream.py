@@ -93,6 +93,13 @@ class Stream:
 
     is_default = False
 
+    def __new__(cls, device=None):
+        # A back end with streams of its own (cuda) supplies a subclass; ``Stream()``
+        # on such a device builds one of those.
+        if cls is Stream:
+            cls = getattr(_Device(device).backend, "stream_class", None) or Stream
+        return object.__new__(cls)
+
     def __init__(self, device=None):
         self.device = _Device(device)
         self._worker = _Worker(f"asnumpy-stream-{self.device}")
@@ -186,6 +193,10 @@ class Event:
 
     def record(self, stream: Stream | None = None) -> None:
         stream = get_current_stream() if stream is None else stream
+        native_record = getattr(stream, "_record_native", None)
+        if native_record is not None:     # a back end with events of its own (cuda)
+            native_record(self)
+            return
         signal = threading.Event()
         self._signal, self._time = signal, None
 
@@ -211,8 +222,11 @@ class Event:
         for name, event in (("start", self), ("end", end)):
             if event._signal is None:
                 raise RuntimeError(f"Event.elapsed_time: the {name} event was never recorded")
-            if event._time is None:
+            if event._time is None and not event._signal.is_set():
                 raise RuntimeError(f"Event.elapsed_time: the {name} event has not completed")
+        elapsed = getattr(self._signal, "elapsed_ms", None)
+        if elapsed is not None:           # both recorded on a back end's own stream
+            return elapsed(end._signal)
         return (end._time - self._time) * 1000.0
 
     def __repr__(self):

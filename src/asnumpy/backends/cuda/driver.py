@@ -1,0 +1,177 @@
+"""The cuda back end's only contact with NVIDIA's software: cuda-core and cuda-bindings.
+
+Everything above this module speaks to a *driver* object with the small
+interface below, so the back end's logic (pool, streams, transfers, kernel
+launches, host fallbacks) is the same whether the driver is
+:class:`CudaCoreDriver` on a real GPU or the host emulator the test suite
+plugs in with ``ASNUMPY_CUDA_DRIVER`` (``tests/_cuda_emulator.py``), which
+runs the very same generated kernel source compiled for the host.
+
+Driver interface (``i`` is a device index, pointers are ints)::
+
+    device_count(); name(i); arch(i) -> "sm_90"; total_memory(i)
+    alloc(i, nbytes) -> handle; pointer(handle) -> int   (freed when dropped)
+    create_stream(i); default_stream(i); sync(stream); query(stream) -> bool
+    create_event(i); record(event, stream); wait(stream, event)
+    event_sync(event); event_query(event) -> bool; elapsed_ms(start, end)
+    copy_htod(dst, host, nbytes, stream); copy_dtoh(host, src, nbytes, stream)
+    copy_dtod(dst, src, nbytes, stream)        (any two devices: unified addressing)
+    launch(i, source, kernel_name, grid, block, shared_bytes, args, stream)
+
+``copy_dtoh`` returns once the data is in host memory; ``copy_htod``
+returns once ``host`` may be reused.  cuda-core is imported here only, and
+only when a cuda device is first asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+
+from ..._errors import DeviceUnavailableError
+from . import compiler
+
+__all__ = ["CudaCoreDriver", "load_driver"]
+
+
+class CudaCoreDriver:
+    """The driver interface over NVIDIA's ``cuda.core`` and ``cuda.bindings``."""
+
+    def __init__(self):
+        try:
+            import cuda.core as core
+            from cuda.bindings import driver as cu
+        except ImportError as exc:
+            raise DeviceUnavailableError(
+                "the cuda back end needs NVIDIA's cuda-core and cuda-bindings "
+                f"(pip install 'asnumpy[cuda]'): {exc}") from None
+        self._core, self._cu = core, cu
+        try:
+            count = core.system.get_num_devices()
+        except Exception as exc:         # no libcuda, or a driver that does not load
+            raise DeviceUnavailableError(f"no usable NVIDIA driver: {exc}") from None
+        if count < 1:
+            raise DeviceUnavailableError("the NVIDIA driver reports no GPU")
+        self._devices = [core.Device(i) for i in range(count)]
+        self._modules: dict = {}         # (device, kernel name) -> Kernel
+        self._lock = threading.Lock()
+
+    # -- devices ------------------------------------------------------------------------
+
+    def device_count(self) -> int:
+        return len(self._devices)
+
+    def _device(self, i):
+        device = self._devices[i]
+        device.set_current()             # cheap when already current on this thread
+        return device
+
+    def name(self, i) -> str:
+        return self._devices[i].name
+
+    def arch(self, i) -> str:
+        return f"sm_{self._devices[i].arch}"
+
+    def total_memory(self, i) -> int:
+        self._device(i)
+        _, free, total = self._cu.cuMemGetInfo()
+        return int(total)
+
+    # -- memory -------------------------------------------------------------------------
+
+    def alloc(self, i, nbytes):
+        # Stream-ordered allocations from the device's default memory resource; the
+        # pool above caches them, so the driver is asked rarely.
+        device = self._device(i)
+        return device.allocate(nbytes, stream=device.default_stream)
+
+    @staticmethod
+    def pointer(handle) -> int:
+        return int(handle.handle)
+
+    # -- streams and events -------------------------------------------------------------
+
+    def create_stream(self, i):
+        return self._device(i).create_stream()
+
+    def default_stream(self, i):
+        return self._device(i).default_stream
+
+    @staticmethod
+    def sync(stream) -> None:
+        stream.sync()
+
+    def query(self, stream) -> bool:
+        (status,) = self._cu.cuStreamQuery(stream.handle)
+        return status == self._cu.CUresult.CUDA_SUCCESS
+
+    def create_event(self, i):
+        return self._device(i).create_event(self._core.EventOptions(timing_enabled=True))
+
+    @staticmethod
+    def record(event, stream) -> None:
+        stream.record(event)
+
+    @staticmethod
+    def wait(stream, event) -> None:
+        stream.wait(event)
+
+    @staticmethod
+    def event_sync(event) -> None:
+        event.sync()
+
+    @staticmethod
+    def event_query(event) -> bool:
+        return bool(event.is_done)
+
+    @staticmethod
+    def elapsed_ms(start, end) -> float:
+        return float(end - start)
+
+    # -- copies -------------------------------------------------------------------------
+
+    def _check(self, result, what):
+        status = result[0] if isinstance(result, tuple) else result
+        if status != self._cu.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"asnumpy (cuda): {what} failed: {status!r}")
+
+    def copy_htod(self, dst, host, nbytes, stream) -> None:
+        self._check(self._cu.cuMemcpyHtoDAsync(dst, host.ctypes.data, nbytes, stream.handle),
+                    "host-to-device copy")
+        stream.sync()                    # pageable source: reusable only once copied
+
+    def copy_dtoh(self, host, src, nbytes, stream) -> None:
+        self._check(self._cu.cuMemcpyDtoHAsync(host.ctypes.data, src, nbytes, stream.handle),
+                    "device-to-host copy")
+        stream.sync()
+
+    def copy_dtod(self, dst, src, nbytes, stream) -> None:
+        self._check(self._cu.cuMemcpyAsync(dst, src, nbytes, stream.handle),
+                    "device-to-device copy")
+
+    # -- kernels ------------------------------------------------------------------------
+
+    def launch(self, i, source, kernel_name, grid, block, shared_bytes, args, stream) -> None:
+        key = (i, kernel_name)
+        kernel = self._modules.get(key)
+        if kernel is None:
+            device = self._device(i)
+            cubin = compiler.compile_module(source, f"sm_{device.arch}")
+            with self._lock:
+                kernel = self._core.ObjectCode.from_cubin(cubin).get_kernel(kernel_name)
+                self._modules[key] = kernel
+        config = self._core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
+        self._core.launch(stream, config, kernel, *args)
+
+
+def load_driver():
+    """The driver named by ``ASNUMPY_CUDA_DRIVER`` (``module:attribute``), else cuda-core's.
+
+    Raises DeviceUnavailableError (with the reason) when no driver can serve.
+    """
+    spec = os.environ.get("ASNUMPY_CUDA_DRIVER")
+    if spec:
+        module, _, attribute = spec.partition(":")
+        return getattr(importlib.import_module(module), attribute or "Driver")()
+    return CudaCoreDriver()
