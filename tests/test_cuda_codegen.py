@@ -14,10 +14,8 @@
 from __future__ import annotations
 
 import ctypes
-import importlib
 import os
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -25,48 +23,16 @@ import pytest
 from _cuda_host import build, requires_compiler
 
 from asnumpy._core.ufuncs.catalog import UFUNCS
-from asnumpy._errors import DeviceUnavailableError
 
 SUPPORTED = set("?bBhHiIlLqQefdFD")
 GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat"}
-CUDA_DIR = Path(__file__).resolve().parents[1] / "src" / "asnumpy" / "backends" / "cuda"
 
 
-def _load(name):
-    """Import a pure module of the cuda package without running its __init__.
+# the code generators import without a driver (the package builds BACKEND lazily)
+from asnumpy.backends.cuda import compiler, scalar_ops  # noqa: E402
+from asnumpy.backends.cuda import elementwise as ew  # noqa: E402
+from asnumpy.backends.cuda import reduction as red  # noqa: E402
 
-    The package's __init__ needs an NVIDIA driver; the code generators do not.
-    When the package cannot be imported a stand-in package object is put in
-    ``sys.modules`` just for the import and removed afterwards.
-    """
-    full = f"asnumpy.backends.cuda.{name}"
-    if full in sys.modules:
-        return sys.modules[full]
-    try:
-        return importlib.import_module(full)
-    except (ImportError, DeviceUnavailableError):
-        pass  # no driver: import without the package __init__ below
-    import asnumpy.backends as parent
-
-    stub = types.ModuleType("asnumpy.backends.cuda")
-    stub.__path__ = [str(CUDA_DIR)]
-    saved = sys.modules.get("asnumpy.backends.cuda")
-    sys.modules["asnumpy.backends.cuda"] = stub
-    try:
-        return importlib.import_module(full)
-    finally:
-        if saved is None:
-            del sys.modules["asnumpy.backends.cuda"]
-        else:
-            sys.modules["asnumpy.backends.cuda"] = saved
-        if getattr(parent, "cuda", None) is stub:
-            delattr(parent, "cuda")
-
-
-compiler = _load("compiler")
-scalar_ops = _load("scalar_ops")
-ew = _load("elementwise")
-red = _load("reduction")
 ArraySpec, ScalarSpec = ew.ArraySpec, ew.ScalarSpec
 
 
