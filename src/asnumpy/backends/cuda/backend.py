@@ -88,9 +88,6 @@ class CudaBackend:
         handle = array._realize().handle
         return 0 if handle is _EMPTY else self.driver.pointer(handle) + array._offset
 
-    def stream_for(self, array):
-        return current_native(array._device)
-
     def _buffer_to_host(self, buffer, stream) -> np.ndarray:
         host = np.empty(buffer.nbytes, np.uint8)
         if buffer.nbytes:
