@@ -1,5 +1,7 @@
 """asnumpy.random: reproducibility, laws (moment checks), dtypes, out=, errors."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -32,6 +34,12 @@ def test_successive_calls_differ():
     ("standard_normal", (), {}),
     ("integers", (0, 1000), {"dtype": np.int32}),   # draws 32 bits at a time
     ("integers", (-5, 2**40), {}),
+    # ranges of at most 2**32 values into 32/64-bit outputs take the vectorised path
+    ("integers", (0, 2**31 + 1), {"dtype": np.uint32}),     # about half the words rejected
+    ("integers", (-7, 2**32 - 7), {}),                      # every word accepted
+    ("integers", (5, 5), {"dtype": np.int32, "endpoint": True}),   # a single value
+    ("integers", (np.int64(-2**40), -2**40 + 999), {"endpoint": True}),
+    ("integers", (3, 2**32 + 2), {"dtype": np.uint64}),
     ("random", (), {"dtype": np.float32}),
 ])
 def test_matches_documented_block_layout(method, args, kwargs):
@@ -41,9 +49,33 @@ def test_matches_documented_block_layout(method, args, kwargs):
     g.integers(0, 10, 3, dtype=np.int32)
     got = host(getattr(g, method)(*args, size=ar.BLOCK + 11, **kwargs))   # call 1: blocks 0, 1
     for block, part in enumerate((got[:ar.BLOCK], got[ar.BLOCK:])):
-        ref = np.random.Generator(np.random.Philox(
-            key=key, counter=np.array([0, 0, block, 1], np.uint64)))
+        ref = _block_reference(key, 1, block)
         np.testing.assert_array_equal(part, getattr(ref, method)(*args, size=part.size, **kwargs))
+
+
+def _block_reference(key, call, block):
+    return np.random.Generator(np.random.Philox(
+        key=key, counter=np.array([0, 0, block, call], np.uint64)))
+
+
+def test_bounded_integers_match_numpy_bit_for_bit():
+    """Random bounds, sizes and dtypes: the vectorised draw is NumPy's stream exactly."""
+    seed = int(np.random.default_rng().integers(2**32))
+    rs = random.Random(seed)
+    key = np.random.SeedSequence(seed).generate_state(2, np.uint64)
+    g = ar.default_rng(seed)
+    for call in range(60):
+        dtype = (np.int32, np.int64, np.uint32, np.uint64)[call % 4]
+        info = np.iinfo(dtype)
+        span = rs.randint(1, 2**32) if call % 2 else rs.randint(1, 3000)
+        low = rs.randint(info.min, info.max - span)
+        size, endpoint = rs.randint(1, 3000), call % 3 == 0
+        high = low + span - (1 if endpoint else 0)
+        got = host(g.integers(low, high, size, dtype=dtype, endpoint=endpoint))
+        ref = _block_reference(key, call, 0).integers(low, high, size, dtype=dtype,
+                                                      endpoint=endpoint)
+        assert got.dtype == ref.dtype
+        np.testing.assert_array_equal(got, ref, err_msg=f"[{low}, {high}) {dtype}")
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

@@ -9,6 +9,7 @@ thread in any order and the numbers never depend on the thread count.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -54,6 +55,70 @@ class _Rewinder(threading.local):
 _rewinder = _Rewinder()
 
 
+# Generator.integers with a range of at most 2**32 values, into a 32- or 64-bit
+# integer output, is drawn vectorised from the raw stream (see _bounded_32);
+# on the little-endian hosts it is limited to, product[0::2] views low words.
+_WORD_DTYPES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64))
+
+
+def _bounded_32_range(params, kwargs):
+    """``(offset, rng)`` when an ``integers`` draw can take :func:`_bounded_32`, else None.
+
+    NumPy draws ``off + lemire32(rng)`` for scalar integer bounds, a 32- or
+    64-bit result dtype and ``rng = high - low (- 1 unless endpoint) <
+    2**32``; every other case (arrays, small dtypes, wider ranges) keeps
+    NumPy's own method.  The word order below assumes a little-endian host.
+    """
+    dtype = np.dtype(kwargs.get("dtype", np.int64))
+    if sys.byteorder != "little" or dtype not in _WORD_DTYPES or len(params) != 2:
+        return None
+    if any(np.ndim(p) or np.asarray(p).dtype.kind not in "iu" for p in params):
+        return None
+    low, high = (int(p) for p in params)
+    rng = high - low - (0 if kwargs.get("endpoint", False) else 1)
+    if not 0 <= rng <= 0xFFFFFFFF:
+        return None
+    return low % (1 << (8 * dtype.itemsize)), rng
+
+
+def _bounded_32(generator, target, offset: int, rng: int) -> None:
+    """Fill ``target`` exactly as ``generator.integers`` would, without NumPy's loop.
+
+    NumPy's ``random_bounded_uint{32,64}_fill`` takes 32-bit words from the
+    Philox stream, low half of each 64-bit output first, and maps each to
+    ``off + (word * (rng + 1) >> 32)`` (Lemire), rejecting a word when the
+    low 32 bits of the product are below ``2**32 % (rng + 1)``.  So the
+    output is the accepted words, in stream order: drawing the raw words in
+    bulk and mapping them with array operations gives the same integers at
+    about two thirds of the cost, straight into the output.
+    """
+    n = target.shape[0]
+    bits = target.view(np.dtype(f"u{target.dtype.itemsize}"))
+    if rng == 0:
+        bits[...] = offset
+        return
+    raw = generator.bit_generator.random_raw
+    words = raw((n + 1) // 2).view(np.uint32)
+    if rng == 0xFFFFFFFF:
+        products = words[:n].astype(np.uint64) << np.uint64(32)
+    else:
+        scale, threshold = np.uint64(rng + 1), (1 << 32) % (rng + 1)
+        products = np.multiply(words, scale, dtype=np.uint64)
+        if threshold and products.view(np.uint32)[0::2].min() < threshold:
+            # Rare for small ranges: keep the accepted words, draw more until n.
+            accepted = [products[products.view(np.uint32)[0::2] >= threshold]]
+            count = accepted[0].shape[0]
+            while count < n:
+                more = np.multiply(raw((n - count + 1) // 2 + 1).view(np.uint32), scale,
+                                   dtype=np.uint64)
+                accepted.append(more[more.view(np.uint32)[0::2] >= threshold])
+                count += accepted[-1].shape[0]
+            products = np.concatenate(accepted)
+    np.right_shift(products[:n], np.uint64(32), out=bits, casting="unsafe")
+    if offset:
+        np.add(bits, bits.dtype.type(offset), out=bits)
+
+
 def _host(value):
     return view(value) if hasattr(value, "_realize") else value
 
@@ -71,6 +136,7 @@ def random_blocks(out, key, call, method, params, kwargs, block_rows, sliced=Tru
     params = [_host(p) for p in params]
     sliced = [sliced and np.ndim(p) > 0 for p in params]
     direct = method in _OUT_METHODS and not any(sliced)
+    bounded = _bounded_32_range(params, kwargs) if method == "integers" else None
     count = -(-n // block_rows)
 
     def task(k):
@@ -79,7 +145,9 @@ def random_blocks(out, key, call, method, params, kwargs, block_rows, sliced=Tru
         generator = _rewinder.at(key, call, k)
         args = [p[lo:hi] if s else p for p, s in zip(params, sliced)]
         function = getattr(generator, method)
-        if direct:
+        if bounded is not None:
+            _bounded_32(generator, target[lo:hi], *bounded)
+        elif direct:
             function(*args, size=(hi - lo,), out=target[lo:hi], **kwargs)
         else:
             target[lo:hi] = function(*args, size=(hi - lo,), **kwargs)
