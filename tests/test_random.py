@@ -110,6 +110,32 @@ def test_bit_generators_and_seed_sequence():
     assert not np.array_equal(host(kids[0].random(5)), host(kids[1].random(5)))
 
 
+@pytest.mark.parametrize("name", ["MT19937", "PCG64", "PCG64DXSM", "SFC64", "Philox"])
+def test_every_numpy_bit_generator_seeds_the_same_stream(name):
+    seed = int(np.random.default_rng().integers(2**32))
+    bitgen = getattr(ar, name)(seed)
+    assert isinstance(bitgen, getattr(np.random, name))
+    ref = host(ar.default_rng(seed).standard_normal(1000))
+    np.testing.assert_array_equal(host(ar.Generator(bitgen).standard_normal(1000)), ref)
+    np.testing.assert_array_equal(host(ar.RandomState(bitgen).standard_normal(1000)), ref)
+
+
+def test_module_bit_generator_get_and_set():
+    saved = ar.get_state()
+    try:
+        seed = int(np.random.default_rng().integers(2**32))
+        ar.set_bit_generator(ar.SFC64(seed))
+        np.testing.assert_array_equal(host(ar.random(7)), host(ar.default_rng(seed).random(7)))
+        engine = ar.get_bit_generator()
+        assert isinstance(engine, np.random.Philox)
+        np.testing.assert_array_equal(engine.state["state"]["key"], ar.get_state()[1])
+        with pytest.raises(TypeError, match="set_bit_generator.*int"):
+            ar.set_bit_generator(5)
+        assert ar.bit_generator.SeedSequence is np.random.SeedSequence
+    finally:
+        ar.set_state(saved)
+
+
 # -- laws --------------------------------------------------------------------------------
 
 def _moments(x, mean, var, tol=0.02):

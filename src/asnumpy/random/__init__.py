@@ -40,7 +40,20 @@ current device; where NumPy returns a scalar a 0-d array is returned.
 
 from __future__ import annotations
 
-from numpy.random import PCG64, BitGenerator, Philox, SeedSequence
+import numpy as np
+
+# NumPy's bit generators and seed sequences are seed carriers here: a
+# Generator or RandomState built from any of them runs asnumpy's Philox blocks.
+from numpy.random import (
+    MT19937,
+    PCG64,
+    PCG64DXSM,
+    SFC64,
+    BitGenerator,
+    Philox,
+    SeedSequence,
+    bit_generator,
+)
 
 from ._generator import BLOCK, Generator, default_rng
 from ._legacy import LEGACY_FUNCTIONS, RandomState
@@ -51,6 +64,34 @@ _global = RandomState()
 def get_state_generator():
     """The :class:`Generator` behind the module-level (legacy) functions."""
     return _global._generator
+
+
+def get_bit_generator():
+    """The bit generator behind the module-level (legacy) functions.
+
+    Returns
+    -------
+    numpy.random.Philox
+        NumPy's ``Philox`` with the module-level stream's key, the engine that
+        every block of that stream runs (see :mod:`asnumpy.random`).  Drawing
+        from it does not advance asnumpy's stream.
+    """
+    return _global._generator.bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Reseed the module-level (legacy) functions from a NumPy bit generator.
+
+    Parameters
+    ----------
+    bitgen : numpy.random.BitGenerator
+        Seeds the stream as ``RandomState(bitgen)`` does: the Philox key
+        comes from its seed sequence (``random_raw(2)`` when it has none).
+    """
+    if not isinstance(bitgen, np.random.BitGenerator):
+        raise TypeError("asnumpy.random.set_bit_generator: bitgen must be a NumPy "
+                        f"BitGenerator, got {type(bitgen).__name__}")
+    _global.seed(bitgen)
 
 
 def _bind(name):
@@ -68,7 +109,8 @@ for _name in LEGACY_FUNCTIONS:
 del _name
 
 __all__ = [
-    "BLOCK", "PCG64", "BitGenerator", "Generator", "Philox", "RandomState", "SeedSequence",
+    "BLOCK", "MT19937", "PCG64", "PCG64DXSM", "SFC64", "BitGenerator", "Generator", "Philox",
+    "RandomState", "SeedSequence", "bit_generator", "get_bit_generator", "set_bit_generator",
     "beta", "binomial", "bytes", "chisquare", "choice", "default_rng", "dirichlet",
     "exponential", "f", "gamma", "geometric", "get_state", "get_state_generator", "gumbel",
     "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "multinomial",
