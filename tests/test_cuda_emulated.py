@@ -175,3 +175,77 @@ def test_load_onto_cuda(cuda, tmp_path):
     loaded = ap.load(tmp_path / "x.npy", device=cuda)
     assert str(loaded.device) == "cuda:0" and loaded.flags.f_contiguous
     np.testing.assert_array_equal(loaded.get(), host)
+
+
+@pytest.mark.parametrize("function, dtype, kwargs", [
+    ("sum", np.int8, {"axis": 1}),                      # int8 accumulates in int64
+    ("sum", np.float64, {"axis": (0, 2), "keepdims": True}),
+    ("prod", np.int32, {"axis": 0, "dtype": np.int64}),
+    ("max", np.float32, {"axis": -1}),
+    ("min", np.uint16, {}),
+    ("sum", np.float32, {"axis": 1, "where": "mask", "initial": 1.5}),
+    ("max", np.int64, {"axis": 2, "where": "mask", "initial": -7}),
+    ("all", np.float64, {"axis": 0}),
+    ("sum", np.float16, {"axis": 1}),                  # accumulated in float32
+    ("any", np.int16, {"axis": (1, 2)}),
+])
+def test_generated_reductions_match_numpy(cuda, function, dtype, kwargs):
+    x = random_array((6, 40, 5), np.dtype(dtype))
+    if np.dtype(dtype).kind == "f":
+        x[1, 3, :] = np.nan                      # NaN propagates through max and sum
+    if kwargs.get("where") == "mask":
+        kwargs = dict(kwargs, where=random_array((40, 1), np.dtype(np.bool_)))
+    device_kwargs = {k: ap.asarray(v, device=cuda) if isinstance(v, np.ndarray) else v
+                     for k, v in kwargs.items()}
+    a = ap.asarray(x, device=cuda)
+    before = len(launches(cuda))
+    got = getattr(ap, function)(a[:, ::-1], **device_kwargs)
+    assert len(launches(cuda)) > before, "a generated reduction kernel ran, not the fallback"
+    want = getattr(np, function)(x[:, ::-1], **kwargs)
+    if dtype == np.float16:
+        # NumPy rounds a strided half sum to half at every step; like NumPy's
+        # contiguous half loops, the kernel adds in float32 and rounds once
+        want = getattr(np, function)(x[:, ::-1].astype(np.float32), **kwargs).astype(dtype)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    # float sums are added in a tree, not NumPy's pairwise order
+    tolerance = {np.float16: 1e-3, np.float32: 1e-5, np.float64: 1e-12}.get(dtype, 0)
+    np.testing.assert_allclose(got.get(), want, rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("shape, axis, kernels", [
+    ((3, 70_000), 1, ("", "_final")),   # few long rows: partials, then a second pass
+    ((7, 3000), 0, ("_threads",)),      # many outputs along the fast axis: a thread each
+    ((300, 40), 1, ("",)),              # a block per output, one pass
+])
+def test_generated_reduction_strategies(cuda, shape, axis, kernels):
+    x = random_array(shape, np.dtype(np.int32))
+    a = ap.asarray(x, device=cuda)
+    before = len(launches(cuda))
+    np.testing.assert_array_equal(ap.sum(a, axis=axis).get(), np.sum(x, axis=axis))
+    ran = launches(cuda)[before:]
+    assert len(ran) == len(kernels)
+    assert all(name.endswith(suffix) for name, suffix in zip(ran, kernels))
+    assert all(name.startswith(ran[0]) for name in ran)   # one source, its passes
+
+
+def test_reductions_the_kernels_cannot_take(cuda):
+    empty = ap.asarray(np.zeros((0, 4), np.float32), device=cuda)
+    np.testing.assert_array_equal(ap.sum(empty, axis=0).get(), np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="identity"):
+        ap.max(empty, axis=0)                # NumPy's error, from the host fallback
+    x = random_array((8, 8), np.dtype(np.float64))
+    a = ap.asarray(x, device=cuda)
+    ap.add.reduce(a, axis=1, out=a[:, 0])    # output inside the input: NumPy's answer
+    want = x.copy()
+    np.add.reduce(want, axis=1, out=want[:, 0])
+    np.testing.assert_allclose(a.get(), want)
+
+
+def test_reduction_scratch_comes_from_the_stream_pool(cuda):
+    x = random_array((2, 50_000), np.dtype(np.float64))
+    stream = ap.Stream(cuda)
+    with stream:
+        total = ap.sum(ap.asarray(x, device=cuda), axis=1)
+    stream.synchronize()
+    np.testing.assert_allclose(total.get(), x.sum(axis=1), rtol=1e-12)
+    assert cuda.memory_pool.used_bytes() >= 0

@@ -85,8 +85,11 @@ class CudaBackend:
 
     def pointer(self, array) -> int:
         """The device address of ``array``'s first element."""
-        handle = array._realize().handle
-        return 0 if handle is _EMPTY else self.driver.pointer(handle) + array._offset
+        return self.buffer_pointer(array._realize()) + array._offset
+
+    def buffer_pointer(self, buffer) -> int:
+        """The device address of a pool :class:`Buffer` (0 for an empty one)."""
+        return 0 if buffer.handle is _EMPTY else self.driver.pointer(buffer.handle)
 
     def _buffer_to_host(self, buffer, stream) -> np.ndarray:
         host = np.empty(buffer.nbytes, np.uint8)

@@ -2,16 +2,24 @@
 
 ``native_kernels(backend)`` returns the table the back end looks names up
 in first: ufuncs as NVRTC-compiled elementwise kernels rendered from the op
-catalog (:mod:`.elementwise`), and ``host_fill`` (data produced on the host,
-such as a file being read, staged and copied once).
+catalog (:mod:`.elementwise`), ufunc reductions as reduction kernels
+(:mod:`.reduction`), and ``host_fill`` (data produced on the host, such as a
+file being read, staged and copied once).  Calls a kernel cannot take
+(partially overlapping operands, a reduction with nothing to reduce and no
+identity, a loop with no CUDA form) go to the host fallback, which gives
+NumPy's answer or error.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from . import scalar_ops
 from .elementwise import ArraySpec, ScalarSpec, plan_elementwise
-from .streams import current_native
+from .reduction import REDUCTIONS, plan_reduction
+from .streams import current_native, current_stream
 
 __all__ = ["BLOCK", "launch_grid", "native_kernels"]
 
@@ -41,24 +49,30 @@ def _span(array):
     return low, high + array._dtype.itemsize
 
 
-def _overlaps_partially(out, array) -> bool:
-    """True when ``array`` shares memory with ``out`` other than as the very same view."""
+def _overlaps(out, array) -> bool:
+    """True when ``array`` and ``out`` touch the same bytes of one buffer."""
     if array._realize() is not out._realize():
-        return False
-    if (array._offset, array._shape, array._strides) == (out._offset, out._shape, out._strides):
         return False
     (a_low, a_high), (o_low, o_high) = _span(array), _span(out)
     return a_low < o_high and o_low < a_high
+
+
+def _overlaps_partially(out, array) -> bool:
+    """True when ``array`` shares memory with ``out`` other than as the very same view."""
+    same_view = (array._offset, array._shape, array._strides) == (out._offset, out._shape,
+                                                                   out._strides)
+    return not (same_view and array._realize() is out._realize()) and _overlaps(out, array)
 
 
 def native_kernels(backend) -> dict:
     """Kernel name -> implementation, for the kernels cuda runs itself."""
     driver = backend.driver
 
-    def launch(plan, device, pointers):
-        arguments = [np.uint64(pointers[a]) if type(a) is tuple else a for a in plan.arguments]
-        driver.launch(device.index, plan.source, plan.kernel_name, launch_grid(plan.size),
-                      BLOCK, 0, arguments, current_native(device))
+    def launch(device, source, kernel_name, grid, block, arguments, pointers):
+        # pointer placeholders of a rendered kernel's arguments become addresses
+        arguments = [np.uint64(pointers[a]) if type(a) is tuple else a for a in arguments]
+        driver.launch(device.index, source, kernel_name, grid, block, 0, arguments,
+                      current_native(device))
 
     def ufunc(outs, name, loop, inputs, where):
         """``numpy.<name>(*inputs, out=outs, signature=loop, casting='unsafe', where=where)``."""
@@ -90,7 +104,45 @@ def native_kernels(backend) -> dict:
                 pointers["pointer", "in", k] = backend.pointer(x)
         if where is not None:
             pointers["pointer", "where"] = backend.pointer(where)
-        launch(plan, outs[0]._device, pointers)
+        launch(outs[0]._device, plan.source, plan.kernel_name, launch_grid(plan.size), BLOCK,
+               plan.arguments, pointers)
+
+    def reduce(out, name, array, axes, dtype, keepdims, initial, where):
+        """``numpy.<name>.reduce(array, axis=axes, dtype=dtype, out=out, keepdims=keepdims,
+        initial=initial, where=where)``; ``initial``/``where`` None mean not given."""
+        # NumPy accumulates in ``dtype``, else in the output's dtype; float16 sums
+        # and products run in float32 and round once, as NumPy's half loops do
+        loop = np.dtype(dtype) if dtype is not None else out._dtype
+        if loop == np.float16 and name in ("add", "multiply"):
+            loop = np.dtype(np.float32)
+        reduced = 1
+        for axis in axes:
+            reduced *= array._shape[axis]
+        if (name not in REDUCTIONS or (loop, loop, loop) not in _loops(name)
+                or (where is not None and not hasattr(where, "_realize"))
+                or (reduced == 0 and REDUCTIONS[name] is None and initial is None)
+                or any(_overlaps(out, x) for x in (array, where) if x is not None)):
+            return backend.host_fallback("reduce")(out, name, array, axes, dtype, keepdims,
+                                                   initial, where)
+        if out.size == 0:
+            return
+        plan = plan_reduction(name, _spec(array), axes, loop, _spec(out), initial=initial,
+                              where=None if where is None else _spec(where))
+        device = out._device
+        scratch = device.memory_pool.malloc(plan.scratch_bytes, current_stream(device))
+        pointers = {("pointer", "out", 0): backend.pointer(out),
+                    ("pointer", "in", 0): backend.pointer(array),
+                    ("pointer", "scratch"): backend.buffer_pointer(scratch)}
+        if where is not None:
+            pointers["pointer", "where"] = backend.pointer(where)
+        passes = [(plan.kernel_name, plan.arguments, None, plan.launch)]
+        if plan.second is not None:
+            passes.append(plan.second)
+        for kernel_name, arguments, _, config in passes:
+            launch(device, plan.source, kernel_name, config.grid, config.block, arguments,
+                   pointers)
+        # the pool hands ``scratch`` out again only in this stream's order
+        del scratch
 
     def host_fill(out, writer):
         # Data produced on the host (a file being read) is staged, then copied once.
@@ -100,4 +152,14 @@ def native_kernels(backend) -> dict:
             driver.copy_htod(backend.pointer(out), staged, staged.nbytes,
                              current_native(out._device))
 
-    return {"ufunc": ufunc, "host_fill": host_fill}
+    return {"ufunc": ufunc, "reduce": reduce, "host_fill": host_fill}
+
+
+@functools.cache
+def _loops(name: str) -> frozenset:
+    """The loops of ufunc ``name`` that have a CUDA form."""
+    try:
+        return frozenset(scalar_ops.loops(name))
+    except KeyError:
+        return frozenset()
+

@@ -16,25 +16,30 @@ import threading
 from ...runtime.device import Device
 from ...runtime.stream import DefaultStream, Stream
 
-__all__ = ["CudaDefaultStream", "CudaStream", "current_native"]
+__all__ = ["CudaDefaultStream", "CudaStream", "current_native", "current_stream"]
 
 _local = threading.local()
 
 
+def current_stream(device):
+    """The asnumpy stream that kernels launched now on ``device`` are queued on."""
+    stream = getattr(_local, "stream", None)
+    return stream if stream is not None else device.default_stream
+
+
 def current_native(device):
     """The driver stream that kernels launched now on ``device`` go to."""
-    native = getattr(_local, "native", None)
-    return native if native is not None else device.default_stream._native
+    return current_stream(device)._native
 
 
 @contextlib.contextmanager
-def _on(native):
-    previous = getattr(_local, "native", None)
-    _local.native = native
+def _on(stream):
+    previous = getattr(_local, "stream", None)
+    _local.stream = stream
     try:
         yield
     finally:
-        _local.native = previous
+        _local.stream = previous
 
 
 class _NativeSignal:
@@ -60,7 +65,7 @@ class _NativeStreamMixin:
         return self.device.backend.driver
 
     def launch(self, fn, *args) -> None:
-        with _on(self._native):
+        with _on(self):
             fn(*args)
 
     def synchronize(self) -> None:
