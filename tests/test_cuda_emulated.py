@@ -249,3 +249,41 @@ def test_reduction_scratch_comes_from_the_stream_pool(cuda):
     stream.synchronize()
     np.testing.assert_allclose(total.get(), x.sum(axis=1), rtol=1e-12)
     assert cuda.memory_pool.used_bytes() >= 0
+
+
+@pytest.mark.parametrize("src_dtype, dst_dtype", [
+    (np.float64, np.int16),          # NumPy's unsafe float -> int cast
+    (np.int32, np.bool_),            # non-zero -> True
+    (np.bool_, np.float32),
+    (np.uint8, np.complex64),
+    (np.float16, np.float64),
+])
+def test_copy_and_fill_are_generated_kernels(cuda, src_dtype, dst_dtype):
+    x = random_array((5, 1, 7), np.dtype(src_dtype))
+    if np.dtype(src_dtype).kind == "f" and np.dtype(dst_dtype).kind == "i":
+        x = np.nan_to_num(x, posinf=1e4, neginf=-1e4)   # NaN/inf -> int: undefined in C
+    a = ap.asarray(x, device=cuda)
+    out = ap.zeros((5, 3, 7), dtype=dst_dtype, device=cuda)
+    want = np.zeros((5, 3, 7), dtype=dst_dtype)
+    before = len(launches(cuda))
+    out[:, ::-1] = a                     # broadcast into a reversed view: 'copy'
+    want[:, ::-1] = x
+    np.testing.assert_array_equal(out.get(), want)
+    np.testing.assert_array_equal(a.astype(dst_dtype).get(), x.astype(dst_dtype))
+    value = x.reshape(-1)[0]
+    out.fill(value)                      # 'fill'
+    np.testing.assert_array_equal(out.get(), np.full((5, 3, 7), value, dtype=dst_dtype))
+    assert len(launches(cuda)) == before + 3, "generated kernels ran, not the fallback"
+
+
+def test_copies_that_take_the_host_path(cuda):
+    z = random_array((4, 3), np.dtype(np.complex128))
+    out = ap.empty((4, 3), dtype=np.float64, device=cuda)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        out[...] = ap.asarray(z, device=cuda)      # NumPy warns; the host path does too
+    np.testing.assert_array_equal(out.get(), z.real)
+    y = random_array((4, 6), np.dtype(np.float64))
+    other = ap.asarray(y, device="cuda:1")
+    moved = other[:, ::-2].to("cuda:0")           # a strided view of another GPU's memory
+    assert str(moved.device) == "cuda:0"
+    np.testing.assert_array_equal(moved.get(), y[:, ::-2])

@@ -2,8 +2,9 @@
 
 ``native_kernels(backend)`` returns the table the back end looks names up
 in first: ufuncs as NVRTC-compiled elementwise kernels rendered from the op
-catalog (:mod:`.elementwise`), ufunc reductions as reduction kernels
-(:mod:`.reduction`), and ``host_fill`` (data produced on the host, such as a
+catalog (:mod:`.elementwise`), ``copy`` and ``fill`` as the identity
+ufunc over them, ufunc reductions as reduction kernels (:mod:`.reduction`),
+and ``host_fill`` (data produced on the host, such as a
 file being read, staged and copied once).  Calls a kernel cannot take
 (partially overlapping operands, a reduction with nothing to reduce and no
 identity, a loop with no CUDA form) go to the host fallback, which gives
@@ -144,6 +145,30 @@ def native_kernels(backend) -> dict:
         # the pool hands ``scratch`` out again only in this stream's order
         del scratch
 
+    def identity(out, source):
+        """Write ``source`` (an array or a 0-d value) into ``out``, cast unsafely."""
+        if out._dtype == np.bool_:       # no identity loop on bool: x || False
+            ufunc((out,), "logical_or", (out._dtype,) * 3, (source, np.False_), None)
+        else:
+            ufunc((out,), "positive", (out._dtype,) * 2, (source,), None)
+
+    def takes_host_path(out, dtype) -> bool:
+        # NumPy warns when complex values lose their imaginary part (ComplexWarning)
+        return dtype.kind == "c" and out._dtype.kind != "c"
+
+    def copy(out, src):
+        """``numpy.copyto(out, src, casting='unsafe')``, ``src`` broadcast to ``out``."""
+        if (not hasattr(src, "_realize") or src._device is not out._device
+                or takes_host_path(out, src._dtype)):
+            return backend.host_fallback("copy")(out, src)
+        identity(out, src)
+
+    def fill(out, value):
+        """Set every element of ``out`` to the 0-d NumPy array ``value``."""
+        if takes_host_path(out, value.dtype):
+            return backend.host_fallback("fill")(out, value)
+        identity(out, value)
+
     def host_fill(out, writer):
         # Data produced on the host (a file being read) is staged, then copied once.
         staged = np.empty(out.nbytes, np.uint8)
@@ -152,7 +177,8 @@ def native_kernels(backend) -> dict:
             driver.copy_htod(backend.pointer(out), staged, staged.nbytes,
                              current_native(out._device))
 
-    return {"ufunc": ufunc, "reduce": reduce, "host_fill": host_fill}
+    return {"ufunc": ufunc, "reduce": reduce, "copy": copy, "fill": fill,
+            "host_fill": host_fill}
 
 
 @functools.cache
