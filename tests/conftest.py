@@ -17,3 +17,10 @@ def pool():
     pool.set_limit(size=limit)
     pool.set_enabled(enabled)
     gc.collect()
+
+
+@pytest.fixture
+def on_cpu():
+    """Make cpu:0 current, for tests of the cpu device itself (whatever $ASNUMPY_DEVICE says)."""
+    with ap.Device("cpu:0"):
+        yield

@@ -22,11 +22,8 @@ from asnumpy.backends.cpu import fpstatus, parallel
 from asnumpy.backends.cpu import math_kernels as mk
 from asnumpy.backends.cpu.math_kernels import MATH_KERNELS
 
-@pytest.fixture(autouse=True)
-def _on_cpu():
-    """These tests call the cpu back end's kernels, so their arrays live on cpu:0."""
-    with asnumpy.Device("cpu:0"):
-        yield
+# These tests call the cpu back end's kernels, so their arrays live on cpu:0.
+pytestmark = pytest.mark.usefixtures("on_cpu")
 
 
 ufunc_kernel = MATH_KERNELS["ufunc"]

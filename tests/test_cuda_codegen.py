@@ -221,6 +221,20 @@ def test_scalar_operand_is_cast_to_loop_type():
     assert plan.parameters[2] == (scalar_ops.CTYPES["f"], "in1")
 
 
+def test_half_scalars_travel_as_their_bits():
+    a = np.zeros(5, np.float16)
+    plan = ew.plan_elementwise("add", ("e", "e", "e"), [_spec(a), ScalarSpec(np.dtype("d"), 1.5)],
+                               [_spec(a)])
+    value = plan.arguments[2]
+    assert type(value) is np.uint16 and value == np.float16(1.5).view(np.uint16)
+    assert plan.parameters[2] == ("unsigned short", "in1")
+    assert "asn_hfrom(in1)" in plan.source
+    reduction = red.plan_reduction("maximum", _spec(a), (0,), np.dtype("e"),
+                                   ArraySpec(np.dtype("e"), (), ()), initial=-2.0)
+    halves = [v for v in reduction.arguments if type(v) is np.uint16]
+    assert halves == [np.float16(-2.0).view(np.uint16)]
+
+
 def test_reduction_plan_two_pass_and_launch():
     a = np.zeros((3, 100000), np.float32)
     out = np.zeros(3, np.float32)

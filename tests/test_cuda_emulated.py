@@ -287,3 +287,13 @@ def test_copies_that_take_the_host_path(cuda):
     moved = other[:, ::-2].to("cuda:0")           # a strided view of another GPU's memory
     assert str(moved.device) == "cuda:0"
     np.testing.assert_array_equal(moved.get(), y[:, ::-2])
+
+
+def test_float16_scalars_reach_the_kernels(cuda):
+    x = random_array((9, 4), np.dtype(np.float16))
+    a = ap.asarray(x, device=cuda)
+    before = len(launches(cuda))
+    np.testing.assert_array_equal((a * 1.5).get(), x * np.float16(1.5))
+    np.testing.assert_array_equal(ap.max(a, axis=0, initial=-0.25).get(),
+                                  np.max(x, axis=0, initial=-0.25))
+    assert len(launches(cuda)) == before + 2

@@ -1,4 +1,10 @@
-"""Streams and events: ordering, overlap, errors at synchronize, timing."""
+"""Streams and events of the cpu device: ordering, overlap, errors at synchronize, timing.
+
+Most tests hold a stream back with a host function waiting on a gate the
+test opens later, which needs a stream that runs work on its own thread.
+cuda streams queue work on the calling thread instead; they are tested in
+``test_cuda_emulated.py``.
+"""
 
 import gc
 import threading
@@ -8,6 +14,8 @@ import numpy as np
 import pytest
 
 import asnumpy as ap
+
+pytestmark = pytest.mark.usefixtures("on_cpu")
 
 
 def test_work_on_a_user_stream_is_ordered_and_asynchronous():

@@ -243,7 +243,7 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
             # NumPy casts a scalar operand to the loop dtype (unsafe): do it here, once
             with np.errstate(all="ignore"):  # overflow to inf etc. as NumPy's cast gives it
                 value = np.asarray(spec.value, dtype=_as_dtype(spec.dtype))
-                arguments.append(value.astype(loop[k], casting="unsafe")[()])
+                arguments.append(scalar_ops.by_value(value.astype(loop[k], casting="unsafe")))
     if where is not None:
         arguments.append(("pointer", "where"))
     arguments.append(idx(size))
@@ -275,7 +275,7 @@ def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits):
             params.append((f"const {ctype[storage[k]]}*", f"in{k}"))
             pointers.append((f"in{k}", ctype[storage[k]]))
         else:
-            params.append((ctype[loop[k]], f"in{k}"))
+            params.append((scalar_ops.parameter_type(loop[k]), f"in{k}"))
     if has_where:
         params.append(("const bool*", "where"))
         pointers.append(("where", "bool"))
@@ -324,7 +324,7 @@ def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits):
             body.append(f"        const {lt} x{k} = {value};")
             args.append(f"x{k}")
         else:
-            args.append(f"in{k}")
+            args.append(scalar_ops.parameter_value(loop[k], f"in{k}"))
     for k in range(nout):
         body.append(f"        {ctype[loop[nin + k]]} y{k};")
         args.append(f"y{k}")

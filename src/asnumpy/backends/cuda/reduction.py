@@ -237,7 +237,7 @@ def plan_reduction(name, array, axes, loop_dtype, out, *, initial=None, where=No
         identity = REDUCTIONS[name]
         start = initial if initial is not None else (identity if identity is not None else 0)
         with np.errstate(all="ignore"):
-            start = np.asarray(start).astype(loop_dtype, casting="unsafe")[()]
+            start = scalar_ops.by_value(np.asarray(start).astype(loop_dtype, casting="unsafe"))
         common_tail += [start,
                         np.int32(initial is not None)]
     common_tail += [idx(k_off), idx(ok_off)]
@@ -360,6 +360,8 @@ __device__ __forceinline__ void KERNEL_combine({L} &v, long long &k, bool &ok,
     # writing one result: the index for arg reductions; else the value, combined with
     # initial when given, or initial/identity when no element was seen
     conv = "res" if out_char == loop_char else f"asn_cast<{S_out}>(res)"
+    init_type = scalar_ops.parameter_type(loop_char)
+    init_value = scalar_ops.parameter_value(loop_char, "init_arg")
     if is_arg:
         store = f"""
 __device__ __forceinline__ void KERNEL_store({S_out} *out, {idx_t} off, {L} v, long long k, bool ok)
@@ -372,8 +374,9 @@ __device__ __forceinline__ void KERNEL_store({S_out} *out, {idx_t} off, {L} v, l
     else:
         store = f"""
 __device__ __forceinline__ void KERNEL_store({S_out} *out, {idx_t} off, {L} v, long long k, bool ok,
-                                             {L} init, int init_mode)
+                                             {init_type} init_arg, int init_mode)
 {{
+    const {L} init = {init_value};
     {L} res = init;
     if (ok) {{
         if (init_mode) {{ {op_fn}(init, v, res); }} else {{ res = v; }}
@@ -381,7 +384,7 @@ __device__ __forceinline__ void KERNEL_store({S_out} *out, {idx_t} off, {L} v, l
     out_ref(out, off) = {conv};
 }}
 """
-        init_params = [(L, "init"), ("int", "init_mode")]
+        init_params = [(init_type, "init"), ("int", "init_mode")]
         init_args = ", init, init_mode"
     final = f"""
             if (threadIdx.x == 0) KERNEL_store(out, out_o_off, sv[0], sk[0], sok[0]{init_args});"""

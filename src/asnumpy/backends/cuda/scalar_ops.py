@@ -44,7 +44,8 @@ import numpy
 
 from .prelude import PRELUDE
 
-__all__ = ["CTYPES", "PRELUDE", "TABLE", "device_function", "loops"]
+__all__ = ["CTYPES", "PRELUDE", "TABLE", "by_value", "device_function", "loops",
+           "parameter_type", "parameter_value"]
 
 # dtype char -> C type name; 'l' and 'q' are both int64 (LP64)
 CTYPES = {
@@ -54,6 +55,27 @@ CTYPES = {
     "e": "asn_half", "f": "float", "d": "double", "F": "asn_complex64",
     "D": "asn_complex128",
 }
+
+
+# Scalars passed to a kernel by value: a float16 travels as its bits (an
+# unsigned short), since a half by value has no portable calling convention
+# (the host emulation's ctypes cannot pass one).
+def parameter_type(char: str) -> str:
+    """The C type of a by-value kernel parameter holding a ``char`` scalar."""
+    return "unsigned short" if char == "e" else CTYPES[char]
+
+
+def parameter_value(char: str, name: str) -> str:
+    """The C expression giving the ``char`` value of by-value parameter ``name``."""
+    return f"asn_hfrom({name})" if char == "e" else name
+
+
+def by_value(value):
+    """The launch argument for NumPy scalar ``value`` (see :func:`parameter_type`)."""
+    value = numpy.asarray(value)
+    return (value.view(numpy.uint16) if value.dtype == numpy.float16 else value)[()]
+
+
 _CLASS = {"?": "b", "e": "h", "f": "f", "d": "f", "F": "c", "D": "c"}
 _CLASS.update(dict.fromkeys("bhilq", "i"))
 _CLASS.update(dict.fromkeys("BHILQ", "u"))
