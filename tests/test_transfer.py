@@ -70,8 +70,12 @@ def assert_same_host_array(actual, expected):
 
 
 def blocked_stream():
-    """A user stream held up until the returned event is set."""
-    stream = anp.Stream()
+    """A user stream of cpu:0 held up until the returned event is set.
+
+    The gate is a host function the stream's worker thread waits in; cuda
+    streams queue work on the calling thread, so tests using this pin cpu:0.
+    """
+    stream = anp.Stream("cpu:0")
     release = threading.Event()
     stream.launch(release.wait)
     return stream, release
@@ -475,6 +479,7 @@ def test_asnumpy_wait_false_returns_a_handle(rng):
     assert anp.asnumpy(a, out=out, wait=False).wait() is out
 
 
+@pytest.mark.usefixtures("on_cpu")
 def test_asnumpy_on_a_user_stream_is_queued(rng):
     x = random_data(rng, (30, 20), np.complex64)
     a = anp.asarray(x)
@@ -490,6 +495,7 @@ def test_asnumpy_on_a_user_stream_is_queued(rng):
     assert_same_host_array(gotten, x)
 
 
+@pytest.mark.usefixtures("on_cpu")
 def test_asnumpy_waits_for_earlier_work_on_its_stream(rng):
     x = random_data(rng, (64, 9), np.float32)
     stream, release = blocked_stream()
@@ -516,6 +522,7 @@ def test_user_stream_transfers_to_and_from_devices(rng):
     assert_same_host_array(host, x)
 
 
+@pytest.mark.usefixtures("on_cpu")
 @pytest.mark.parametrize("order", ["C", "F", "K"])
 def test_moves_on_a_user_stream_complete_in_order(rng, order):
     x = random_data(rng, (40, 30), np.float64)[::-1, ::2]
