@@ -297,3 +297,11 @@ def test_float16_scalars_reach_the_kernels(cuda):
     np.testing.assert_array_equal(ap.max(a, axis=0, initial=-0.25).get(),
                                   np.max(x, axis=0, initial=-0.25))
     assert len(launches(cuda)) == before + 2
+
+
+def test_gufuncs_take_the_host_fallback(cuda):
+    x = random_array((4, 5), np.dtype(np.float64))
+    y = random_array((5,), np.dtype(np.float64))
+    a, b = ap.asarray(x, device=cuda), ap.asarray(y, device=cuda)
+    np.testing.assert_allclose((a @ b).get(), x @ y, rtol=1e-12)
+    np.testing.assert_allclose(ap.vecdot(a, b).get(), np.vecdot(x, y), rtol=1e-12)

@@ -77,6 +77,9 @@ def native_kernels(backend) -> dict:
 
     def ufunc(outs, name, loop, inputs, where):
         """``numpy.<name>(*inputs, out=outs, signature=loop, casting='unsafe', where=where)``."""
+        if tuple(np.dtype(t) for t in loop) not in _loops(name):
+            # gufuncs (matmul, vecdot, ...) and loops with no CUDA form
+            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
         if where is not None and not hasattr(where, "_realize"):
             if not bool(where):          # a 0-d False mask: nothing is written
                 return
