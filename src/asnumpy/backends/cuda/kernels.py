@@ -114,15 +114,11 @@ def native_kernels(backend) -> dict:
     def reduce(out, name, array, axes, dtype, keepdims, initial, where):
         """``numpy.<name>.reduce(array, axis=axes, dtype=dtype, out=out, keepdims=keepdims,
         initial=initial, where=where)``; ``initial``/``where`` None mean not given."""
-        # NumPy accumulates in ``dtype``, else in the output's dtype; float16 sums
-        # and products run in float32 and round once, as NumPy's half loops do
-        loop = np.dtype(dtype) if dtype is not None else out._dtype
-        if loop == np.float16 and name in ("add", "multiply"):
-            loop = np.dtype(np.float32)
+        loop = _reduction_loop(name, array._dtype, out._dtype, dtype)
         reduced = 1
         for axis in axes:
             reduced *= array._shape[axis]
-        if (name not in REDUCTIONS or (loop, loop, loop) not in _loops(name)
+        if (loop is None or (loop, loop, loop) not in _loops(name)
                 or (where is not None and not hasattr(where, "_realize"))
                 or (reduced == 0 and REDUCTIONS[name] is None and initial is None)
                 or any(_overlaps(out, x) for x in (array, where) if x is not None)):
@@ -182,6 +178,30 @@ def native_kernels(backend) -> dict:
 
     return {"ufunc": ufunc, "reduce": reduce, "copy": copy, "fill": fill,
             "host_fill": host_fill}
+
+
+@functools.cache
+def _reduction_loop(name, in_dtype, out_dtype, dtype):
+    """The dtype NumPy reduces in, or None when no reduction kernel applies.
+
+    ``dtype`` when given; else NumPy's own resolution of (output, input) with
+    unsafe casting, e.g. float32 summed into an int32 ``out`` adds in float64
+    and casts once.  float16 sums and products run in float32 and round
+    once, as NumPy's contiguous half loops do.
+    """
+    if name not in REDUCTIONS:
+        return None
+    if dtype is not None:
+        loop = np.dtype(dtype)
+    else:
+        try:
+            loop = getattr(np, name).resolve_dtypes((out_dtype, in_dtype, None),
+                                                    reduction=True, casting="unsafe")[0]
+        except (TypeError, ValueError):
+            return None
+    if loop == np.float16 and name in ("add", "multiply"):
+        loop = np.dtype(np.float32)
+    return loop
 
 
 @functools.cache
