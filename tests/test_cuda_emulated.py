@@ -307,3 +307,12 @@ def test_gufuncs_take_the_host_fallback(cuda):
     a, b = ap.asarray(x, device=cuda), ap.asarray(y, device=cuda)
     np.testing.assert_allclose((a @ b).get(), x @ y, rtol=1e-12)
     np.testing.assert_allclose(ap.vecdot(a, b).get(), np.vecdot(x, y), rtol=1e-12)
+
+
+def test_reduction_into_an_out_of_another_dtype(cuda):
+    x = random_array((3, 40), np.dtype(np.float32))
+    out = ap.zeros((3,), dtype=np.int32, device=cuda)
+    want = np.zeros((3,), np.int32)
+    ap.sum(ap.asarray(x, device=cuda), axis=1, out=out)   # adds in float64, casts once
+    np.sum(x, axis=1, out=want)
+    np.testing.assert_array_equal(out.get(), want)
