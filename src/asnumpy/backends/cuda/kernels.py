@@ -135,7 +135,7 @@ def native_kernels(backend) -> dict:
                     ("pointer", "scratch"): backend.buffer_pointer(scratch)}
         if where is not None:
             pointers["pointer", "where"] = backend.pointer(where)
-        passes = [(plan.kernel_name, plan.arguments, None, plan.launch)]
+        passes = [(plan.kernel_name, plan.arguments, plan.parameters, plan.launch)]
         if plan.second is not None:
             passes.append(plan.second)
         for kernel_name, arguments, _, config in passes:
