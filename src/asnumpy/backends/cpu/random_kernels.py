@@ -99,8 +99,8 @@ def _bounded_32(generator, target, offset: int, rng: int) -> None:
         return
     raw = generator.bit_generator.random_raw
     words = raw((n + 1) // 2).view(np.uint32)
-    if rng == 0xFFFFFFFF:
-        products = words[:n].astype(np.uint64) << np.uint64(32)
+    if rng == 0xFFFFFFFF:                # every word is a value as it is
+        np.copyto(bits, words[:n], casting="unsafe")
     else:
         scale, threshold = np.uint64(rng + 1), (1 << 32) % (rng + 1)
         products = np.multiply(words, scale, dtype=np.uint64)
@@ -114,7 +114,7 @@ def _bounded_32(generator, target, offset: int, rng: int) -> None:
                 accepted.append(more[more.view(np.uint32)[0::2] >= threshold])
                 count += accepted[-1].shape[0]
             products = np.concatenate(accepted)
-    np.right_shift(products[:n], np.uint64(32), out=bits, casting="unsafe")
+        np.right_shift(products[:n], np.uint64(32), out=bits, casting="unsafe")
     if offset:
         np.add(bits, bits.dtype.type(offset), out=bits)
 
