@@ -1,0 +1,9 @@
+"""The interop edge: protocols other libraries call on asnumpy arrays.
+
+NumPy's dispatch (``__array_ufunc__``, ``__array_function__``), the Array API
+(``__array_namespace__``, ``__array_namespace_info__``), DLPack and the CUDA
+array interface.  This package only maps and forwards to the front end: no op
+logic lives here.  Each module installs its ndarray protocol methods when the
+package is imported by ``asnumpy/__init__.py`` (after the namespace it maps to
+is built).
+"""
