@@ -22,6 +22,20 @@ from ._dtypes import (
     issubdtype, number, integer, signedinteger, unsignedinteger, floating, complexfloating,
     inexact, generic, bool,
 )
+from ._dtypes import ML_DTYPES_FLOATS as _ML_DTYPES_FLOATS, ml_dtypes_type as _ml_dtypes_type
+
+
+def __getattr__(name):
+    # asnumpy.bfloat16, asnumpy.float8_e4m3fn, ...: ml_dtypes' types, imported on first
+    # access so that `import asnumpy` never imports the optional package
+    if name in _ML_DTYPES_FLOATS:
+        try:
+            return _ml_dtypes_type(name, f"asnumpy.{name}")
+        except ImportError as exc:
+            raise AttributeError(str(exc), name=name, obj=None) from exc
+    raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
+
+
 # -- errors
 from ._errors import DeviceUnavailableError, OutOfMemoryError
 # -- devices, streams, events and memory

@@ -1,11 +1,15 @@
 """dtypes: NumPy's own type objects, limited to the numeric kinds.
 
-asnumpy arrays hold bool, integer, floating and complex data.  The dtype
-helpers are NumPy's, wrapped only so that they accept asnumpy arrays
-wherever NumPy accepts its own.
+asnumpy arrays hold bool, integer, floating and complex data, and with the
+optional ``ml_dtypes`` package its narrow floating types (bfloat16 and the
+float8 family, :data:`ML_DTYPES_FLOATS`).  The dtype helpers are NumPy's,
+wrapped only so that they accept asnumpy arrays wherever NumPy accepts its own.
 """
 
 from __future__ import annotations
+
+import importlib
+import sys
 
 import numpy as np
 
@@ -17,7 +21,8 @@ __all__ = [
     "cdouble", "dtype", "result_type", "promote_types", "can_cast", "min_scalar_type",
     "common_type", "finfo", "iinfo", "isdtype", "issubdtype", "number", "integer",
     "signedinteger", "unsignedinteger", "floating", "complexfloating", "inexact", "generic",
-    "bool", "SUPPORTED_DTYPES", "to_dtype",
+    "bool", "SUPPORTED_DTYPES", "ML_DTYPES_FLOATS", "is_supported", "ml_dtypes_type",
+    "to_dtype",
 ]
 
 bool_ = bool = np.bool_
@@ -47,6 +52,70 @@ _SUPPORTED_KINDS = "biufc"
 # For the fast path of to_dtype: a non-native dtype is not in it and takes the slow path.
 _SUPPORTED_SET = frozenset(SUPPORTED_DTYPES)
 
+# The floating types of the optional ml_dtypes package that asnumpy arrays hold (NumPy
+# gives most of them kind 'V'; ml_dtypes registers their casts, promotions and ufunc
+# loops with NumPy).  A name the installed ml_dtypes lacks is skipped.
+ML_DTYPES_FLOATS = (
+    "bfloat16", "float8_e3m4", "float8_e4m3", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+)
+ML_DTYPES_INSTALL = 'pip install "asnumpy[ml-dtypes]"'
+_ML_DTYPES_NAMES = frozenset(ML_DTYPES_FLOATS)
+_ml_dtypes_set = None            # the supported dtypes plus ml_dtypes', once it is imported
+
+
+def ml_dtypes_type(name: str, func: str = "asnumpy") -> type:
+    """The scalar type ``ml_dtypes.<name>``, importing the optional package on first use.
+
+    Raises ImportError naming the extra to install when ml_dtypes is missing,
+    and AttributeError when the installed version lacks ``name``.
+    """
+    try:
+        module = importlib.import_module("ml_dtypes")
+    except ImportError:
+        raise ImportError(f"{func}: {name} needs the ml_dtypes package; install it with "
+                          f"{ML_DTYPES_INSTALL}") from None
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise AttributeError(f"{func}: the installed ml_dtypes {module.__version__} has no "
+                             f"{name}; upgrade it with {ML_DTYPES_INSTALL}") from None
+
+
+def _supported_set() -> frozenset:
+    """SUPPORTED_DTYPES plus ml_dtypes' floats when ml_dtypes is imported.
+
+    No dtype of ml_dtypes can exist before the package is imported, so until
+    then the NumPy set answers alone and ``import asnumpy`` never imports it.
+    """
+    global _ml_dtypes_set
+    if _ml_dtypes_set is None:
+        module = sys.modules.get("ml_dtypes")
+        if module is None:
+            return _SUPPORTED_SET
+        _ml_dtypes_set = _SUPPORTED_SET | frozenset(
+            np.dtype(getattr(module, name)) for name in ML_DTYPES_FLOATS
+            if hasattr(module, name))
+    return _ml_dtypes_set
+
+
+def is_supported(dtype: np.dtype) -> bool:
+    """Whether asnumpy arrays hold ``dtype`` (a native-byte-order NumPy dtype)."""
+    return dtype in _SUPPORTED_SET or dtype in _supported_set()
+
+
+def _numpy_dtype(value, func):
+    """``np.dtype(value)``; a name of :data:`ML_DTYPES_FLOATS` imports ml_dtypes first."""
+    try:
+        return np.dtype(value)
+    except TypeError as exc:
+        if isinstance(value, str) and value in _ML_DTYPES_NAMES:
+            try:
+                return np.dtype(ml_dtypes_type(value, f"asnumpy.{func}"))
+            except ImportError as missing:       # NumPy's error type, with the remedy
+                raise TypeError(f"{missing} ({exc})") from None
+        raise TypeError(f"asnumpy.{func}: {exc}") from None
+
 
 def to_dtype(value, func: str, default=None) -> np.dtype:
     """The native-byte-order NumPy dtype for ``value``; TypeError if not supported.
@@ -61,16 +130,14 @@ def to_dtype(value, func: str, default=None) -> np.dtype:
         return value                      # the common case: already a supported dtype
     if value is None and default is not None:
         return np.dtype(default)
-    try:
-        result = np.dtype(value)
-    except TypeError as exc:
-        raise TypeError(f"asnumpy.{func}: {exc}") from None
+    result = _numpy_dtype(value, func)
     if result.kind in _SUPPORTED_KINDS and result.fields is None and not result.isnative:
         result = result.newbyteorder("=")
-    if result not in SUPPORTED_DTYPES or result.fields is not None or result.subdtype:
+    if not is_supported(result) or result.fields is not None or result.subdtype:
         raise TypeError(
             f"asnumpy.{func}: dtype {result!r} is not supported; asnumpy arrays hold bool, "
-            "int8-int64, uint8-uint64, float16-float64, complex64 and complex128 numbers"
+            "int8-int64, uint8-uint64, float16-float64, complex64 and complex128 numbers "
+            f"(and with ml_dtypes, {ML_DTYPES_INSTALL}: {', '.join(ML_DTYPES_FLOATS)})"
         )
     return result
 

@@ -14,14 +14,12 @@ import contextlib
 
 import numpy as np
 
-from ..._dtypes import SUPPORTED_DTYPES
+from ..._dtypes import is_supported
 from .._launch import check_same_device, empty, launch
 from .._layout import normalize_axis, shape_text
 from ..ndarray import ndarray
 
 __all__ = ["accumulate", "at", "outer", "reduce", "reduceat"]
-
-_SUPPORTED = frozenset(SUPPORTED_DTYPES)
 
 
 def _device_array(value, func, device=None):
@@ -56,7 +54,7 @@ def _probing(func):
 def _check_supported(func, *dtypes):
     """TypeError for a loop or result dtype asnumpy arrays cannot hold (object, longdouble)."""
     for dtype in dtypes:
-        if dtype is not None and np.dtype(dtype) not in _SUPPORTED:
+        if dtype is not None and not is_supported(np.dtype(dtype)):
             raise TypeError(f"asnumpy.{func}: dtype {np.dtype(dtype)} is not supported; asnumpy "
                             "arrays hold bool, integer, float16-float64, complex64 and "
                             "complex128 numbers")

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from ..._dtypes import SUPPORTED_DTYPES
+from ..._dtypes import SUPPORTED_DTYPES, is_supported
 from ...runtime.device import get_device
 from ...runtime.stream import get_current_stream
 from .._launch import check_same_device, errstate_wrapped, resolve_stream
@@ -159,8 +159,9 @@ class ufunc:
         resolve_options = {"casting": casting} if signature is None else {
             "casting": casting, "signature": signature}
         loop = numpy_ufunc.resolve_dtypes(dtypes + out_dtypes, **resolve_options)
-        if not _SUPPORTED.issuperset(loop):      # dtype=object, 'U', longdouble, ...
-            unsupported = next(d for d in loop if d not in _SUPPORTED)
+        # dtype=object, 'U', longdouble, ... (ml_dtypes' floats pass is_supported)
+        if not _SUPPORTED.issuperset(loop) and not all(map(is_supported, loop)):
+            unsupported = next(d for d in loop if not is_supported(d))
             raise TypeError(f"asnumpy.{name}: the loop's dtype {unsupported} is not supported; "
                             "asnumpy arrays hold bool, integer, float16-float64, complex64 "
                             "and complex128 numbers")

@@ -77,8 +77,10 @@ def native_kernels(backend) -> dict:
 
     def ufunc(outs, name, loop, inputs, where):
         """``numpy.<name>(*inputs, out=outs, signature=loop, casting='unsafe', where=where)``."""
-        if tuple(np.dtype(t) for t in loop) not in _loops(name):
-            # gufuncs (matmul, vecdot, ...) and loops with no CUDA form
+        if tuple(np.dtype(t) for t in loop) not in _loops(name) or not all(
+                _has_storage_form(x._dtype) for x in (*outs, *inputs) if hasattr(x, "_realize")):
+            # gufuncs (matmul, vecdot, ...), loops with no CUDA form, and arrays stored in
+            # a type the kernels cannot read (ml_dtypes' bfloat16, float8_*)
             return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
         if where is not None and not hasattr(where, "_realize"):
             if not bool(where):          # a 0-d False mask: nothing is written
@@ -119,6 +121,7 @@ def native_kernels(backend) -> dict:
         for axis in axes:
             reduced *= array._shape[axis]
         if (loop is None or (loop, loop, loop) not in _loops(name)
+                or not (_has_storage_form(array._dtype) and _has_storage_form(out._dtype))
                 or (where is not None and not hasattr(where, "_realize"))
                 or (reduced == 0 and REDUCTIONS[name] is None and initial is None)
                 or any(_overlaps(out, x) for x in (array, where) if x is not None)):
@@ -202,6 +205,17 @@ def _reduction_loop(name, in_dtype, out_dtype, dtype):
     if loop == np.float16 and name in ("add", "multiply"):
         loop = np.dtype(np.float32)
     return loop
+
+
+@functools.cache
+def _has_storage_form(dtype) -> bool:
+    """Whether generated kernels read and write ``dtype``: NumPy's own numeric types.
+
+    ml_dtypes' floats (bfloat16, float8_*) have none and take the host
+    fallback; their type chars are no guide, since some repeat NumPy's
+    (float8_e4m3b11fnuz is 'L', as uint64).
+    """
+    return dtype.char in scalar_ops.CTYPES and np.dtype(dtype.char) == dtype
 
 
 @functools.cache
