@@ -169,7 +169,13 @@ __all__ += [
     "polysub", "polyval", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser",
 ]
 
+# [interop: the Array API standard (__array_namespace__, to_device, inspection, astype)]
+from ._interop.array_api import __array_namespace_info__, astype  # noqa: E402
+__all__ += ["__array_namespace_info__", "astype"]
+
 __version__ = "0.1.0"
+# the Array API standard version asnumpy conforms to (NumPy 2.4's)
+__array_api_version__ = "2024.12"
 
 # AsNumpy's users write ``except anp.MemoryError``.
 MemoryError = OutOfMemoryError
