@@ -1,7 +1,9 @@
 """Shared fixtures: every test starts with the default device current."""
 
 import gc
+import zlib
 
+import numpy as np
 import pytest
 
 import asnumpy as ap
@@ -24,3 +26,9 @@ def on_cpu():
     """Make cpu:0 current, for tests of the cpu device itself (whatever $ASNUMPY_DEVICE says)."""
     with ap.Device("cpu:0"):
         yield
+
+
+@pytest.fixture
+def rng(request):
+    """A generator seeded from the test's id: fresh data per test, and failures reproduce."""
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))

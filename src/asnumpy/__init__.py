@@ -173,6 +173,9 @@ __all__ += [
 from ._interop.array_api import __array_namespace_info__, astype  # noqa: E402
 __all__ += ["__array_namespace_info__", "astype"]
 
+# [interop: NumPy's dispatch protocols, installed on ndarray once the namespace is built]
+from ._interop import dispatch as _dispatch  # noqa: E402,F401
+
 __version__ = "0.1.0"
 # the Array API standard version asnumpy conforms to (NumPy 2.4's)
 __array_api_version__ = "2024.12"

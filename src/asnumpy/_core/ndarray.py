@@ -117,16 +117,11 @@ class ndarray:
 
     __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_device", "_base",
                  "_writeable", "_native", "__weakref__")
-    # NumPy must not treat asnumpy arrays as array-likes: mixing them into
-    # NumPy operations defers to asnumpy (and transfers stay explicit).
+    # NumPy's dispatch protocols (__array_ufunc__, __array_function__) and the
+    # other interop protocols are installed by the asnumpy._interop package:
+    # numpy.sum(a) runs asnumpy.sum, and transfers stay explicit.
     __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
-    __array_ufunc__ = None
     __hash__ = None
-
-    def __array_function__(self, func, types, args, kwargs):
-        # NumPy then raises "no implementation found for 'numpy.<func>' on
-        # types that implement __array_function__": use asnumpy's function.
-        return NotImplemented
 
     def __init__(self, shape, dtype=float, order="C", *, device=None):
         shape = _layout.normalize_shape(shape, "ndarray")
