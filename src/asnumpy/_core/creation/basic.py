@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._common import (
     _allocate,
     _allocate_like,
@@ -54,6 +56,12 @@ _FROM_SHAPE = (
 )
 
 
+def _fill_constant(out, value, name):
+    # NumPy's zeros are zero bytes, which float8_e8m0fnu (ml_dtypes; it has no zero)
+    # reads as 2**-127 where a cast of 0 gives NaN
+    _fill_scalar(out, np.zeros((), out.dtype) if value == 0 else value, name)
+
+
 def _name(function, name, doc):
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -64,7 +72,7 @@ def _from_shape(name, value, default_dtype, summary, returns, extra):
     def creator(shape, dtype=default_dtype, order="C", *, device=None, like=None):
         out = _allocate(shape, dtype, order, _target_device(device, like), name)
         if value is not None:
-            _fill_scalar(out, value, name)
+            _fill_constant(out, value, name)
         return out
     return _name(creator, name, _SHAPE_DOC.format(summary=summary, returns=returns, extra=extra))
 
@@ -131,7 +139,7 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
 def _filled_like(name, value, summary):
     def creator(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
         out = _allocate_like(a, dtype, order, shape, device, name)
-        _fill_scalar(out, value, name)
+        _fill_constant(out, value, name)
         return out
     return _name(creator, name, summary)
 
