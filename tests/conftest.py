@@ -1,12 +1,17 @@
 """Shared fixtures: every test starts with the default device current."""
 
 import gc
+import os
 import zlib
 
-import numpy as np
-import pytest
+# SciPy reads this once, when it is first imported: its functions then accept
+# any Array API namespace (asnumpy's included) instead of converting to NumPy.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
-import asnumpy as ap
+import numpy as np  # noqa: E402 (after the environment it reads)
+import pytest  # noqa: E402
+
+import asnumpy as ap  # noqa: E402
 
 
 @pytest.fixture
