@@ -341,6 +341,55 @@ def test_reductions_with_nan_empty_and_dtype(dtype):
         ap.max(a[:, :0], axis=1)
 
 
+# -- functions beyond the ufuncs (NumPy runs them with ml_dtypes' registered functions)
+
+FUNCTIONS = {
+    "sort": lambda xp, x: xp.sort(x, axis=1),
+    "argsort": lambda xp, x: xp.argsort(x, axis=1, kind="stable"),
+    "unique": lambda xp, x: xp.unique(x, return_counts=True),
+    "histogram": lambda xp, x: xp.histogram(x, bins=3),
+    "searchsorted": lambda xp, x: xp.searchsorted(xp.sort(x[1]), x[0]),
+    "median": lambda xp, x: xp.median(x, axis=1),
+    "percentile": lambda xp, x: xp.percentile(x, 30),
+    "nanmean": lambda xp, x: xp.nanmean(x, axis=0),
+    "nanvar": lambda xp, x: xp.nanvar(x),
+    "average": lambda xp, x: xp.average(x, axis=0),
+    "dot": lambda xp, x: xp.dot(x, x.T),
+    "vdot": lambda xp, x: xp.vdot(x, x),
+    "inner": lambda xp, x: xp.inner(x, x),
+    "matmul": lambda xp, x: x @ x.T,
+    "outer": lambda xp, x: xp.outer(x[0], x[1]),
+    "clip": lambda xp, x: xp.clip(x, -1, 2),
+    "round": lambda xp, x: xp.round(x, 1),
+    "nan_to_num": lambda xp, x: xp.nan_to_num(x),
+    "isclose": lambda xp, x: xp.isclose(x, x[::-1]),
+    "concatenate": lambda xp, x: xp.concatenate([x, x[::-1]], axis=1),
+    "take": lambda xp, x: xp.take(x, [0, 3, 3], axis=1),
+    "mask": lambda xp, x: x[x > 0],
+    "diff": lambda xp, x: xp.diff(x),
+    "pad": lambda xp, x: xp.pad(x, 1),
+    "nonzero": lambda xp, x: xp.nonzero(x),
+    "view": lambda xp, x: x.view(np.uint8 if x.dtype.itemsize == 1 else np.uint16),
+}
+
+
+@pytest.mark.parametrize("dtype", [BF16, np.dtype(ml_dtypes.float8_e4m3fn), E4M3B11], ids=str)
+@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("with_nan", [False, True])
+def test_functions_match_numpy(dtype, name, with_nan):
+    host = finite_sample(dtype, 12, seed=2).reshape(2, 6)
+    if with_nan and name not in ("histogram", "unique") and dtype != E4M3B11:
+        host[1, 2] = np.nan
+    with np.errstate(all="ignore"):
+        expected = FUNCTIONS[name](np, host)
+        actual = FUNCTIONS[name](ap, ap.asarray(host))
+    if not isinstance(expected, tuple):
+        actual, expected = (actual,), (expected,)
+    assert len(actual) == len(expected)
+    for a, n in zip(actual, expected):
+        assert_same(a, np.asarray(n), rtol=4 * eps(dtype))
+
+
 # -- the cuda back end (host emulation of the driver): never a wrong answer --------------
 
 

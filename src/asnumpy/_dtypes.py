@@ -22,7 +22,7 @@ __all__ = [
     "common_type", "finfo", "iinfo", "isdtype", "issubdtype", "number", "integer",
     "signedinteger", "unsignedinteger", "floating", "complexfloating", "inexact", "generic",
     "bool", "SUPPORTED_DTYPES", "ML_DTYPES_FLOATS", "is_supported", "ml_dtypes_type",
-    "to_dtype",
+    "to_dtype", "dtype_code", "dtype_from_code",
 ]
 
 bool_ = bool = np.bool_
@@ -102,6 +102,24 @@ def _supported_set() -> frozenset:
 def is_supported(dtype: np.dtype) -> bool:
     """Whether asnumpy arrays hold ``dtype`` (a native-byte-order NumPy dtype)."""
     return dtype in _SUPPORTED_SET or dtype in _supported_set()
+
+
+def dtype_code(dtype: np.dtype) -> int:
+    """A nonzero int naming a supported ``dtype`` in int64 metadata (see dtype_from_code).
+
+    NumPy's own types are their type character; ml_dtypes' are negative (their
+    characters repeat NumPy's: float8_e4m3b11fnuz is 'L', as uint64).
+    """
+    if dtype.name in _ML_DTYPES_NAMES and dtype.type.__module__ == "ml_dtypes":
+        return -1 - ML_DTYPES_FLOATS.index(dtype.name)
+    return ord(dtype.char)
+
+
+def dtype_from_code(code: int) -> np.dtype:
+    """The dtype that :func:`dtype_code` gave ``code`` for."""
+    if code < 0:
+        return np.dtype(ml_dtypes_type(ML_DTYPES_FLOATS[-1 - code]))
+    return np.dtype(chr(code))
 
 
 def _numpy_dtype(value, func):

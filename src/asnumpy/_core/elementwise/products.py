@@ -54,11 +54,13 @@ def dot(a, b, out=None):
     shape = a.shape[:-1] + b.shape[:k_axis] + b.shape[k_axis + 1:]
     _check_out(out, shape, dtype)
     matmul = UFUNCS["matmul"]
+    if out is None:
+        # in dot's result dtype: matmul has no loop for ml_dtypes' bfloat16 and float8
+        # types and would answer in float32 (NumPy's dot rounds into bfloat16)
+        out = empty(shape, dtype, device, func="dot")
     if a.ndim == 1 or b.ndim <= 2:
         # matmul's broadcasting agrees with dot here
         return matmul(a, b, out=out)
-    if out is None:
-        out = empty(shape, dtype, device, func="dot")
     # (P, k) @ (Q, k, m) -> (Q, P, m), written into out viewed as (P, Q, m)
     rows = _size(a.shape[:-1])
     stacks = _size(b.shape[:-2])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._dtypes import dtype_from_code
 from .._launch import empty, launch
 from ..ndarray import ndarray
 from ..reductions._common import INTP, named
@@ -23,7 +24,7 @@ __all__ = ["INTP", "call_held", "call_into", "device_of", "fill_doc", "named", "
            "on_device", "one_or_tuple", "public"]
 
 # The contract with the back end's ``call_held`` kernel: per result, its dtype's
-# character code, ndim and up to 32 lengths; the first row holds the count.
+# code (_dtypes.dtype_code), ndim and up to 32 lengths; the first row holds the count.
 META_WIDTH = 2 + 32
 META_RESULTS = 64
 
@@ -124,7 +125,7 @@ def call_held(func, name, device, args, kwargs=None):
         row = info[(i + 1) * META_WIDTH:(i + 2) * META_WIDTH]
         ndim = int(row[1])
         shape = tuple(int(n) for n in row[2:2 + ndim])
-        outs.append(empty(shape, np.dtype(chr(int(row[0]))), device, func=func))
+        outs.append(empty(shape, dtype_from_code(int(row[0])), device, func=func))
     if outs:
         launch("copy_held", tuple(outs), holder, func=func)
     return outs

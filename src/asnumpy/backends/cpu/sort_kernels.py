@@ -29,6 +29,7 @@ import itertools
 
 import numpy as np
 
+from ..._dtypes import dtype_code
 from . import fpstatus, parallel
 from .kernels import view
 
@@ -245,7 +246,7 @@ def call_held(meta, holder, name, args, kwargs) -> None:
 
     Nested tuples/lists of results are flattened in order.  ``meta`` (int64,
     ``META_RESULTS * META_WIDTH``) gets the count first, then per result its
-    dtype's character code, ndim and shape.
+    dtype's code (``asnumpy._dtypes.dtype_code``), ndim and shape.
     """
     function = functools.reduce(getattr, name.split("."), np)
     args = [_native(x) for x in args]
@@ -257,7 +258,7 @@ def call_held(meta, holder, name, args, kwargs) -> None:
     info[0] = len(results)
     for i, r in enumerate(results):
         row = info[(i + 1) * META_WIDTH:(i + 2) * META_WIDTH]
-        row[0], row[1] = ord(r.dtype.char), r.ndim
+        row[0], row[1] = dtype_code(r.dtype), r.ndim
         row[2:2 + r.ndim] = r.shape
     holder[:] = results
     np.copyto(view(meta), info)
