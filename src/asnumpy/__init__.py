@@ -24,6 +24,8 @@ from ._dtypes import (
 )
 from ._dtypes import ML_DTYPES_FLOATS as _ML_DTYPES_FLOATS, ml_dtypes_type as _ml_dtypes_type
 
+from importlib import import_module as _import_module  # asnumpy.testing, on first access
+
 
 def __getattr__(name):
     # asnumpy.bfloat16, asnumpy.float8_e4m3fn, ...: ml_dtypes' types, imported on first
@@ -33,6 +35,9 @@ def __getattr__(name):
             return _ml_dtypes_type(name, f"asnumpy.{name}")
         except ImportError as exc:
             raise AttributeError(str(exc), name=name, obj=None) from exc
+    # [names users reach for] asnumpy.testing is imported on first access (it imports pytest)
+    if name == "testing":
+        return _import_module("asnumpy.testing")
     raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
 
 
@@ -238,3 +243,51 @@ __all__ += [
     "cross", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
     "isrealobj", "iscomplexobj", "isneginf", "isposinf", "relu", "gelu", "softmax",
 ]
+
+# [names users reach for: constants, index helpers, printing, host helpers, iterators]
+from numpy import e, euler_gamma, inf, nan, newaxis, pi  # noqa: E402
+from ._core.index_tricks import c_, index_exp, mgrid, ndindex, ogrid, r_, s_  # noqa: E402
+from ._core.iterators import (  # noqa: E402
+    broadcast, flatiter, ndenumerate, nditer, nested_iters,
+)
+from ._core.printing import (  # noqa: E402
+    array2string, array_repr, array_str, format_float_positional, format_float_scientific,
+    get_printoptions, printoptions, set_printoptions,
+)
+from ._core.host_helpers import (  # noqa: E402
+    base_repr, binary_repr, get_include, getbufsize, info, isfortran, isscalar, iterable,
+    mintypecode, setbufsize, show_config, show_runtime, test, typename,
+)
+from ._core.datetime_helpers import (  # noqa: E402
+    busday_count, busday_offset, busdaycalendar, datetime_as_string, datetime_data,
+    is_busday, isnat,
+)
+from ._core.pyfunc import frompyfunc, vectorize  # noqa: E402
+from ._core.conversions import (  # noqa: E402
+    asanyarray, asarray_chkfinite, from_numpy, to_numpy,
+)
+from ._core.memmap import memmap  # noqa: E402
+from . import emath  # noqa: E402
+# NumPy's other scalar types: asnumpy arrays hold numbers only, so making one with
+# these dtypes raises TypeError; they serve isinstance/issubdtype checks and host data.
+from numpy import (  # noqa: E402
+    bytes_, character, clongdouble, datetime64, flexible, long, longdouble, object_, record,
+    str_, timedelta64, ulong, void,
+)
+__all__ += [
+    "e", "euler_gamma", "inf", "nan", "newaxis", "pi", "c_", "index_exp", "mgrid", "ndindex",
+    "ogrid", "r_", "s_", "broadcast", "flatiter", "ndenumerate", "nditer", "nested_iters",
+    "array2string", "array_repr", "array_str", "format_float_positional",
+    "format_float_scientific", "get_printoptions", "printoptions", "set_printoptions",
+    "base_repr", "binary_repr", "get_include", "getbufsize", "info", "isfortran", "isscalar",
+    "iterable", "mintypecode", "setbufsize", "show_config", "show_runtime", "test", "typename",
+    "busday_count", "busday_offset", "busdaycalendar", "datetime_as_string", "datetime_data",
+    "is_busday", "isnat", "frompyfunc", "vectorize", "asanyarray", "asarray_chkfinite",
+    "from_numpy", "to_numpy", "memmap", "emath", "testing", "bytes_", "character",
+    "clongdouble", "datetime64", "flexible", "long", "longdouble", "object_", "record", "str_",
+    "timedelta64", "ulong", "void",
+]
+# the extended-precision types exist where NumPy has them (float96 or float128, ...)
+from . import _extended_types  # noqa: E402
+globals().update(_extended_types.TYPES)
+__all__ += list(_extended_types.TYPES)

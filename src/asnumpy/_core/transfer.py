@@ -17,12 +17,14 @@ from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import Event
 from ._launch import empty, resolve_stream
+from ._pending import launch_pending, transfer_stream
 from . import _layout
 from .ndarray import ndarray
 
 __all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "TransferHandle"]
 
 _NO_COPY_HINT = "Unable to avoid copy while creating an array as requested"
+ASYNC = "async"     # stream= value: copy on the device's transfer stream and return at once
 
 
 def host_value(obj, dtype=None) -> np.ndarray:
@@ -62,8 +64,11 @@ def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=N
     like = host
     if order == "K" and host.flags.c_contiguous:
         order, like = "C", None          # the common case, without layout matching
-    stream = resolve_stream(device, stream, func)
+    background = stream == ASYNC       # "async": queued on the transfer stream; see _pending
+    stream = transfer_stream(device) if background else resolve_stream(device, stream, func)
     out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
+    if background:
+        return launch_pending(stream, out, device.backend.copy_from_host, host)
     stream.launch(device.backend.copy_from_host, out, host)
     return out
 
@@ -166,8 +171,13 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
         ``copy=False`` aliases a suitable NumPy array's memory (writes show
         through in both directions); ``copy=None`` still transfers a NumPy
         array, so that programs behave the same on every device.
-    stream : Stream, optional
+    stream : Stream or "async", optional
         Stream to queue the copy on (asynchronous on a user stream).
+        ``"async"`` queues the copy of host data on the target device's
+        transfer stream and returns at once; every later use of the array
+        (on any stream, or on the host) waits for the copy to finish.  As
+        with CUDA's asynchronous copies, a NumPy source must not be
+        modified until then.  An asnumpy array is copied as with None.
 
     Returns
     -------
@@ -177,6 +187,7 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
     order = "K" if order is None else order
     dtype = None if dtype is None else _dtypes.to_dtype(dtype, "asarray")
     if isinstance(obj, ndarray):
+        stream = None if stream == ASYNC else stream
         return _from_device_array(obj, dtype, order, device, copy, stream, "asarray")
     device = get_device() if device is None else Device(device)
     if copy is False:

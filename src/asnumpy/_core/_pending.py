@@ -1,0 +1,87 @@
+"""Arrays whose data is still being copied in: ``asarray(..., stream="async")``.
+
+The copy is queued on the target device's *transfer stream* (one per device,
+made on first use) and the array is returned at once.  Its buffer is a
+:class:`PendingBuffer`: reading its ``handle`` — which every consumer of the
+data does, through ``ndarray._realize()`` — first waits for the copy's event.
+So kernels on any stream, host copies, views and Python conversions all see
+the finished copy, and ordinary arrays pay nothing: only buffers made here
+have the waiting property.
+
+The copy writes through a second, pool-less Buffer over the same memory,
+so the copy itself never waits on its own event.  The pending buffer owns
+the pool block; the block is returned keyed to the transfer stream, whose
+pending work the pool's stream-ordered reuse waits for.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ..runtime.memory import Buffer
+from ..runtime.stream import Stream
+
+__all__ = ["PendingBuffer", "transfer_stream", "launch_pending"]
+
+_handle_slot = Buffer.handle          # the slot under the property below
+_transfer_streams: dict = {}
+_transfer_streams_lock = threading.Lock()
+
+
+def transfer_stream(device) -> Stream:
+    """The stream that ``device``'s asynchronous host-to-device copies run on."""
+    stream = _transfer_streams.get(device)
+    if stream is None:
+        with _transfer_streams_lock:
+            stream = _transfer_streams.get(device)
+            if stream is None:
+                stream = _transfer_streams[device] = Stream(device)
+    return stream
+
+
+class PendingBuffer(Buffer):
+    """A Buffer whose memory is being written by a queued copy; reads wait for it."""
+
+    __slots__ = ("_ready", "_failure")
+
+    def _wait_handle(self):
+        ready = self._ready
+        if ready is not None:
+            ready.synchronize()
+            if self._failure is not None:
+                raise RuntimeError(
+                    f"asnumpy.asarray: the asynchronous copy to {self.device} failed: "
+                    f"{self._failure}"
+                ) from self._failure
+            self._ready = None
+        return _handle_slot.__get__(self)
+
+    def _set_handle(self, value):
+        _handle_slot.__set__(self, value)
+
+    handle = property(_wait_handle, _set_handle)
+
+
+def launch_pending(stream, out, copy, *args):
+    """Queue ``copy(out, *args)`` on ``stream``; return ``out`` as an array whose readers wait.
+
+    ``out`` is a new array owning its buffer; ownership of the pool block
+    passes to the returned array's :class:`PendingBuffer`.
+    """
+    staging = out._buffer
+    pending = PendingBuffer(_handle_slot.__get__(staging), staging.nbytes, staging.device,
+                            staging._pool, staging._size, staging._stream)
+    pending._ready, pending._failure = None, None
+    staging._pool = None            # the block now returns with ``pending``
+
+    def run():
+        try:
+            copy(out, *args)
+        except BaseException as exc:
+            pending._failure = exc
+            raise                   # also kept for the stream's (and device's) synchronize()
+
+    stream.launch(run)
+    pending._ready = stream.record()
+    return type(out)._from_buffer(pending, out._shape, out._dtype, out._strides, out._offset,
+                                  out._device)
