@@ -51,8 +51,18 @@ def _c_value(value):
 
 
 class _Stream:
-    def __init__(self, device):
+    def __init__(self, device, handle=None):
         self.device = device
+        self.handle = id(self) if handle is None else handle   # a cudaStream_t stand-in
+
+
+class _ForeignMemory:
+    """Exposes another library's memory to NumPy (``pointer`` reads its address)."""
+
+    def __init__(self, owner, address, nbytes):
+        self.owner = owner
+        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "version": 3,
+                                    "data": (address, False)}
 
 
 class _Event:
@@ -65,7 +75,7 @@ class Driver:
 
     def __init__(self):
         self.launches = []                 # kernel names, for tests that count them
-        self._defaults = [_Stream(i) for i in range(DEVICES)]
+        self._defaults = [_Stream(i, handle=0) for i in range(DEVICES)]   # the NULL stream
 
     def device_count(self):
         return DEVICES
@@ -86,6 +96,10 @@ class Driver:
     def pointer(handle):
         return handle.ctypes.data
 
+    @staticmethod
+    def foreign_memory(i, pointer, nbytes, owner):
+        return np.asarray(_ForeignMemory(owner, pointer, nbytes))
+
     def create_stream(self, i):
         return _Stream(i)
 
@@ -94,6 +108,14 @@ class Driver:
 
     def sync(self, stream):
         pass
+
+    @staticmethod
+    def stream_handle(stream):
+        return stream.handle
+
+    @staticmethod
+    def external_stream(i, handle):
+        return _Stream(i, handle)
 
     def query(self, stream):
         return True

@@ -11,9 +11,13 @@ Driver interface (``i`` is a device index, pointers are ints)::
 
     device_count(); name(i); arch(i) -> "sm_90"; total_memory(i)
     alloc(i, nbytes) -> handle; pointer(handle) -> int   (freed when dropped)
+    foreign_memory(i, pointer, nbytes, owner) -> handle  (another library's memory;
+                                                          keeps owner alive)
     create_stream(i); default_stream(i); sync(stream); query(stream) -> bool
     create_event(i); record(event, stream); wait(stream, event)
     event_sync(event); event_query(event) -> bool; elapsed_ms(start, end)
+    stream_handle(stream) -> int; external_stream(i, handle)  (another library's
+                                          cudaStream_t, for record / wait / sync)
     copy_htod(dst, host, nbytes, stream); copy_dtoh(host, src, nbytes, stream)
     copy_dtod(dst, src, nbytes, stream)        (any two devices: unified addressing)
     launch(i, source, kernel_name, grid, block, shared_bytes, args, stream)
@@ -90,6 +94,10 @@ class CudaCoreDriver:
     def pointer(handle) -> int:
         return int(handle.handle)
 
+    @staticmethod
+    def foreign_memory(i, pointer, nbytes, owner):
+        return _ForeignMemory(pointer, owner)
+
     # -- streams and events -------------------------------------------------------------
 
     def create_stream(self, i):
@@ -101,6 +109,13 @@ class CudaCoreDriver:
     @staticmethod
     def sync(stream) -> None:
         stream.sync()
+
+    @staticmethod
+    def stream_handle(stream) -> int:
+        return int(stream.handle)
+
+    def external_stream(self, i, handle):
+        return _ExternalStream(self._cu, handle)
 
     def query(self, stream) -> bool:
         (status,) = self._cu.cuStreamQuery(stream.handle)
@@ -163,6 +178,40 @@ class CudaCoreDriver:
                 self._modules[key] = kernel
         config = self._core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
         self._core.launch(stream, config, kernel, *args)
+
+
+class _ForeignMemory:
+    """Device memory that another library owns: ``handle`` is its address (as for
+    cuda-core's buffers); ``owner`` keeps it allocated."""
+
+    __slots__ = ("handle", "owner")
+
+    def __init__(self, pointer, owner):
+        self.handle, self.owner = pointer, owner
+
+
+class _ExternalStream:
+    """A CUDA stream that another library owns, with cuda-core's record / wait / sync."""
+
+    def __init__(self, cu, handle):
+        self._cu, self.handle = cu, cu.CUstream(handle)
+
+    def record(self, event) -> None:
+        (status,) = self._cu.cuEventRecord(event.handle, self.handle)
+        _raise_unless_success(self._cu, status, "event record on a foreign stream")
+
+    def wait(self, event) -> None:
+        (status,) = self._cu.cuStreamWaitEvent(self.handle, event.handle, 0)
+        _raise_unless_success(self._cu, status, "wait on a foreign stream")
+
+    def sync(self) -> None:
+        (status,) = self._cu.cuStreamSynchronize(self.handle)
+        _raise_unless_success(self._cu, status, "synchronizing a foreign stream")
+
+
+def _raise_unless_success(cu, status, what) -> None:
+    if status != cu.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"asnumpy (cuda): {what} failed: {status!r}")
 
 
 def load_driver():
