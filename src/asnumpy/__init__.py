@@ -32,7 +32,7 @@ def __getattr__(name):
     # access so that `import asnumpy` never imports the optional package
     if name in _ML_DTYPES_FLOATS:
         try:
-            return _ml_dtypes_type(name, f"asnumpy.{name}")
+            return None
         except ImportError as exc:
             raise AttributeError(str(exc), name=name, obj=None) from exc
     # [names users reach for] asnumpy.testing is imported on first access (it imports pytest)
@@ -180,6 +180,10 @@ __all__ += ["__array_namespace_info__", "astype"]
 
 # [interop: NumPy's dispatch protocols, installed on ndarray once the namespace is built]
 from ._interop import dispatch as _dispatch  # noqa: E402,F401
+
+# [interop: DLPack (__dlpack__, __dlpack_device__) and __cuda_array_interface__ on ndarray]
+from ._interop.dlpack import from_dlpack  # noqa: E402
+__all__ += ["from_dlpack"]
 
 __version__ = "0.1.0"
 # the Array API standard version asnumpy conforms to (NumPy 2.4's)
