@@ -158,6 +158,15 @@ def test_creation(dtype):
     assert_same(ap.full((), 3.0, dtype=dtype), np.full((), 3.0, dtype=dtype))
 
 
+@pytest.mark.parametrize("dtype", [BF16, np.dtype(ml_dtypes.float8_e5m2)], ids=str)
+def test_swapped_byte_order_is_stored_natively(dtype):
+    host = finite_sample(dtype, 9)
+    swapped = host.astype(dtype.newbyteorder(">"))
+    assert_same(ap.asarray(swapped), host)
+    assert_same(ap.asarray(host).astype(swapped.dtype), host)
+    assert_same(ap.zeros(2, dtype=swapped.dtype), np.zeros(2, dtype))
+
+
 def test_repr_and_str_are_numpys():
     host = np.array([1.5, -2, np.nan, np.inf, 0.1], dtype=BF16)
     assert repr(ap.asarray(host)) == repr(host)

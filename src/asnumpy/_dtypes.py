@@ -149,8 +149,9 @@ def to_dtype(value, func: str, default=None) -> np.dtype:
     if value is None and default is not None:
         return np.dtype(default)
     result = _numpy_dtype(value, func)
-    if result.kind in _SUPPORTED_KINDS and result.fields is None and not result.isnative:
-        result = result.newbyteorder("=")
+    if not result.isnative and result.fields is None and (
+            result.kind in _SUPPORTED_KINDS or is_supported(result.newbyteorder("="))):
+        result = result.newbyteorder("=")        # ml_dtypes' swapped types are kind 'V'
     if not is_supported(result) or result.fields is not None or result.subdtype:
         raise TypeError(
             f"asnumpy.{func}: dtype {result!r} is not supported; asnumpy arrays hold bool, "
