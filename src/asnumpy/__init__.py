@@ -151,8 +151,8 @@ __all__ += [
 ]
 
 # -- linear algebra, FFT and random numbers (submodules), and the top-level products
-from . import fft, linalg, random  # noqa: E402 (after the names they build on)
-__all__ += ["fft", "linalg", "random"]
+from . import fft, lib, linalg, random  # noqa: E402 (after the names they build on)
+__all__ += ["fft", "lib", "linalg", "random"]
 from .linalg._products import einsum, einsum_path, inner, kron, outer, tensordot, vdot
 __all__ += ["einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"]
 # [io]
