@@ -47,11 +47,11 @@ def main(argv=None) -> int:
     print(f"\nAsNumpy's example on {device}: sum(multiply(m1, m2)) of two {n}x{n} float32 "
           f"matrices (best of {options.repeat} runs per step)")
     repeat = options.repeat
-    (a, b), t_in = _best_of(repeat, lambda: (ap.ndarray.from_numpy(m1, device),
-                                             ap.ndarray.from_numpy(m2, device)))
+    (a, b), t_in = _best_of(repeat, lambda: (ap.from_numpy(m1, device=device),
+                                             ap.from_numpy(m2, device=device)))
     product, t_multiply = _best_of(repeat, ap.multiply, a, b)
     total, t_sum = _best_of(repeat, ap.sum, product)
-    result, t_out = _best_of(repeat, total.to_numpy)
+    result, t_out = _best_of(repeat, ap.asnumpy, total)
     for label, ms in [("host -> device (m1, m2)", t_in), ("multiply on device", t_multiply),
                       ("sum on device", t_sum), ("device -> host", t_out)]:
         print(f"  {label:<30}{ms:10.2f} ms")
