@@ -423,6 +423,63 @@ def test_cuda_arrays_compute_through_the_host_fallback(cuda, dtype):
         assert all(str(x.device) == "cuda:0" for x in (a + a, a.astype(np.float32)))
 
 
+# -- DLPack exchange (kDLBfloat and DLPack 1.1's float8 codes) ---------------------------
+
+
+def _torch_dtype(torch, dtype):
+    found = getattr(torch, dtype.name, None)
+    if found is None:
+        pytest.skip(f"torch {torch.__version__} has no {dtype.name}")
+    return found
+
+
+def _bits(tensor, torch):
+    """A tensor's bytes, through an integer view (torch's float8 has no numpy())."""
+    return tensor.contiguous().view(torch.uint8 if tensor.element_size() == 1
+                                    else torch.int16).numpy().tobytes()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_torch_from_dlpack_shares_asnumpy_memory(dtype):
+    torch = pytest.importorskip("torch")
+    torch_dtype = _torch_dtype(torch, dtype)
+    host = finite_sample(dtype, 12, seed=3).reshape(3, 4)
+    a = ap.asarray(host)
+    tensor = torch.from_dlpack(a)
+    assert tensor.dtype == torch_dtype and tuple(tensor.shape) == (3, 4)
+    assert _bits(tensor, torch) == host.tobytes()
+    view = torch.from_dlpack(a[:, ::2].T)
+    assert _bits(view, torch) == np.ascontiguousarray(host[:, ::2].T).tobytes()
+    one = np.ones((), dtype)
+    tensor[0, 0] = torch.from_dlpack(ap.asarray(one))   # zero-copy: a sees the write
+    assert a.get()[0, 0].tobytes() == one.tobytes()
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_from_dlpack_of_torch_tensors_shares_their_memory(dtype):
+    torch = pytest.importorskip("torch")
+    torch_dtype = _torch_dtype(torch, dtype)
+    values = [1.0, 2.0, 0.5, 4.0, 0.25, 8.0]
+    tensor = torch.tensor(values).to(torch_dtype).reshape(2, 3)
+    a = ap.from_dlpack(tensor)
+    assert a.dtype == dtype
+    assert_same(a, np.array(values, dtype).reshape(2, 3))
+    assert_same(ap.from_dlpack(tensor.T), np.array(values, dtype).reshape(2, 3).T)
+    tensor[1, 2] = 16                                      # zero-copy: a sees the write
+    assert float(a[1, 2]) == 16.0
+    assert_same(ap.sum(a, axis=0), np.sum(np.array(values[:5] + [16], dtype).reshape(2, 3),
+                                          axis=0))
+
+
+def test_jax_exchanges_bfloat16_and_float8():
+    jnp = pytest.importorskip("jax.numpy")
+    host = finite_sample(BF16, 6, seed=4)
+    exported = jnp.from_dlpack(ap.asarray(host))
+    assert exported.dtype == BF16 and np.asarray(exported).tobytes() == host.tobytes()
+    f8 = jnp.array([1.5, -2.0, 0.25], dtype=jnp.float8_e4m3fn)
+    assert_same(ap.from_dlpack(f8), np.asarray(f8))
+
+
 # -- files --------------------------------------------------------------------------------
 
 
