@@ -61,6 +61,13 @@ class PendingBuffer(Buffer):
 
     handle = property(_wait_handle, _set_handle)
 
+    def __del__(self):
+        # No wait, and no error, when the block goes back: the copy's closure keeps this
+        # buffer alive until the copy has run, and the pool reuses the block in order
+        # after the transfer stream's work.
+        self._ready = self._failure = None
+        Buffer.__del__(self)
+
 
 def launch_pending(stream, out, copy, *args):
     """Queue ``copy(out, *args)`` on ``stream``; return ``out`` as an array whose readers wait.
