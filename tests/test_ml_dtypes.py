@@ -420,6 +420,13 @@ def test_cuda_arrays_compute_through_the_host_fallback(cuda, dtype):
         wide[...] = a
         assert_same(wide, host.astype(np.float64))
         assert_same(ap.full(3, 1.5, dtype=dtype, device=cuda), np.full(3, 1.5, dtype=dtype))
+        scalar = host[0, 1]                                # a NumPy scalar of dtype
+        assert_same(f32 * scalar, np.arange(4, dtype=np.float32) * scalar)
+        assert_same(a - scalar, host - scalar)
+        mask = host > 0
+        out = ap.zeros((3, 4), dtype=dtype, device=cuda)
+        ap.negative(a, out=out, where=ap.asarray(mask, device=cuda))
+        assert_same(out, np.negative(host, out=np.zeros((3, 4), dtype), where=mask))
         assert all(str(x.device) == "cuda:0" for x in (a + a, a.astype(np.float32)))
 
 
