@@ -277,7 +277,66 @@ def test_bad_dtype_typeerror():
     with pytest.raises(TypeError):
         ar.default_rng(0).random(3, dtype=np.int32)
     with pytest.raises(TypeError):
-        ar.default_rng(0).standard_normal(3, dtype=np.float16)
+        ar.default_rng(0).standard_normal(3, dtype=np.complex64)
+    with pytest.raises(TypeError, match="Unsupported dtype dtype\\('int32'\\) for normal"):
+        ar.default_rng(0).normal(size=3, dtype=np.int32)
+    with pytest.raises(TypeError, match="Unsupported dtype dtype\\('float32'\\) for poisson"):
+        ar.default_rng(0).poisson(3.0, size=3, dtype=np.float32)
+    with pytest.raises(TypeError, match="Expected float16, got float32"):
+        ar.default_rng(0).random(dtype=np.float16, out=ap.zeros(3, np.float32))
+
+
+# -- AsNumpy's dtype= (float16 everywhere, and on laws where NumPy has no dtype=) -----------
+
+FLOAT_METHODS = [("random", ()), ("standard_normal", ()), ("standard_exponential", ()),
+                 ("standard_gamma", (2.0,))]
+
+
+@pytest.mark.parametrize("name, params", FLOAT_METHODS)
+def test_float16_draws_are_float32_draws_rounded(name, params):
+    half = getattr(ar.default_rng(3), name)(*params, size=(4, 5), dtype=np.float16)
+    single = getattr(ar.default_rng(3), name)(*params, size=(4, 5), dtype=np.float32)
+    assert half.dtype == np.float16
+    np.testing.assert_array_equal(host(half), host(single).astype(np.float16))
+
+
+@pytest.mark.parametrize("name, params", FLOAT_METHODS)
+def test_float16_out(name, params):
+    out = ap.zeros((3, 2), np.float16)
+    assert getattr(ar.default_rng(4), name)(*params, dtype=np.float16, out=out) is out
+    expected = getattr(ar.default_rng(4), name)(*params, size=(3, 2), dtype=np.float32)
+    np.testing.assert_array_equal(host(out), host(expected).astype(np.float16))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("law, params", [("uniform", (0.0, 2.0)), ("normal", (1.0, 3.0)),
+                                         ("gamma", (2.0,)), ("beta", (2.0, 3.0))])
+def test_laws_take_a_float_dtype_by_casting(law, params, dtype):
+    got = getattr(ar.default_rng(5), law)(*params, size=50, dtype=dtype)
+    full = getattr(ar.default_rng(5), law)(*params, size=50)
+    assert got.dtype == dtype and got.shape == (50,)
+    np.testing.assert_array_equal(host(got), host(full).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16])
+def test_discrete_laws_take_an_integer_dtype(dtype):
+    got = ar.default_rng(6).binomial(10, 0.5, size=20, dtype=dtype)
+    full = ar.default_rng(6).binomial(10, 0.5, size=20)
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(host(got), host(full).astype(dtype))
+
+
+@pytest.mark.parametrize("call", [
+    lambda r, d: r.rand(2, 3, dtype=d), lambda r, d: r.randn(4, dtype=d),
+    lambda r, d: r.random_sample(3, dtype=d), lambda r, d: r.standard_normal(3, dtype=d),
+    lambda r, d: r.standard_exponential(3, dtype=d), lambda r, d: r.standard_gamma(1.5, 3, d),
+    lambda r, d: r.uniform(-1, 1, 3, dtype=d), lambda r, d: r.normal(size=3, dtype=d),
+])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_legacy_and_module_functions_take_dtype(call, dtype):
+    assert call(ar.RandomState(7), dtype).dtype == dtype
+    ar.seed(7)
+    assert call(ar, dtype).dtype == dtype
 
 
 # -- permutations and choice ---------------------------------------------------------------

@@ -49,9 +49,28 @@ def _count(shape) -> int:
     return n
 
 
+_HALF = np.dtype(np.float16)
+
+
+def cast_samples(result, dtype, func):
+    """AsNumpy's ``dtype=`` on a law NumPy draws in one dtype: the samples, cast.
+
+    Floating laws take a floating dtype (float16, float32, float64) and
+    discrete laws an integer one; anything else is NumPy's TypeError.
+    """
+    dtype = np.dtype(dtype)
+    natural = result.dtype
+    if dtype.kind not in "fiu" or (natural.kind == "f") != (dtype.kind == "f"):
+        kind = "floating" if natural.kind == "f" else "integer"
+        raise TypeError(f"asnumpy.random.{func}: Unsupported dtype {dtype!r} for {func} "
+                        f"(its samples are {kind})")
+    return result if dtype == natural else result.astype(dtype)
+
+
 _PARAMETERS = {
     "size": "size : int or tuple of ints, optional\n    Output shape.",
-    "float_dtype": "dtype : {float64, float32}, optional\n    Result dtype.",
+    "float_dtype": "dtype : {float64, float32, float16}, optional\n    Result dtype (float16, "
+                   "which NumPy lacks, as AsNumpy: drawn in float32 and rounded).",
     "out": "out : ndarray, optional\n    C-contiguous asnumpy array of ``dtype`` to fill.",
     "method": "method : {'zig', 'inv'}, optional\n    Ziggurat or inverse-CDF sampling.",
     "shape": "shape : float or array_like of floats\n    Shape of the distribution (>= 0).",
@@ -253,28 +272,46 @@ class Generator:
     @_documented("Return random floats in the half-open interval [0.0, 1.0).",
                  "size", "float_dtype", "out")
     def random(self, size=None, dtype=np.float64, out=None):
-        return self._draw("random", "random", (), size, {"dtype": np.dtype(dtype)}, out)
+        return self._draw_float("random", (), size, dtype, out, {})
 
     @named("random.Generator.standard_normal")
     @_documented("Draw samples from a standard Normal distribution (mean 0, stdev 1).",
                  "size", "float_dtype", "out")
     def standard_normal(self, size=None, dtype=np.float64, out=None):
-        return self._draw("standard_normal", "standard_normal", (), size,
-                          {"dtype": np.dtype(dtype)}, out)
+        return self._draw_float("standard_normal", (), size, dtype, out, {})
 
     @named("random.Generator.standard_exponential")
     @_documented("Draw samples from the standard exponential distribution.",
                  "size", "float_dtype", "method", "out")
     def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None):
-        return self._draw("standard_exponential", "standard_exponential", (), size,
-                          {"dtype": np.dtype(dtype), "method": method}, out)
+        return self._draw_float("standard_exponential", (), size, dtype, out, {"method": method})
 
     @named("random.Generator.standard_gamma")
     @_documented("Draw samples from a standard Gamma distribution (scale 1).",
                  "shape", "size", "float_dtype", "out")
     def standard_gamma(self, shape, size=None, dtype=np.float64, out=None):
-        return self._draw("standard_gamma", "standard_gamma", (shape,), size,
-                          {"dtype": np.dtype(dtype)}, out)
+        return self._draw_float("standard_gamma", (shape,), size, dtype, out, {})
+
+    def _draw_float(self, func, params, size, dtype, out, kwargs):
+        """A draw of a law with NumPy's ``dtype=`` (float64/float32), plus AsNumpy's float16."""
+        dtype = np.dtype(dtype)
+        if dtype != _HALF:
+            return self._draw(func, func, params, size, {"dtype": dtype, **kwargs}, out)
+        if out is not None:
+            if not isinstance(out, ndarray):
+                raise TypeError(f"asnumpy.random.{func}: out must be an asnumpy array")
+            if out.dtype != _HALF:
+                raise TypeError(f"asnumpy.random.{func}: Supplied output array has the wrong "
+                                f"type. Expected float16, got {out.dtype}")
+            if size is not None and _normalize_size(size, func) != out.shape:
+                raise ValueError(f"asnumpy.random.{func}: size must match out.shape "
+                                 "when used together")
+            size = out.shape
+        samples = self._draw(func, func, params, size, {"dtype": np.dtype(np.float32), **kwargs})
+        if out is None:
+            return samples.astype(_HALF)
+        out[...] = samples
+        return out
 
     @named("random.Generator.bytes")
     def bytes(self, length):
@@ -552,9 +589,11 @@ def _distribution(name, names, defaults):
                 if i < required:
                     raise TypeError(f"{name}() missing required argument '{pname}'")
                 params.append(defaults[i - required])
+        dtype = kwargs.pop("dtype", None)     # AsNumpy's dtype=; NumPy's laws have none
         if kwargs:
             raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        return self._draw(name, name, params, size, {})
+        samples = self._draw(name, name, params, size, {})
+        return samples if dtype is None else cast_samples(samples, dtype, name)
 
     signature = ", ".join(
         [n if i < required else f"{n}={defaults[i - required]}" for i, n in enumerate(names)]
@@ -565,7 +604,9 @@ def _distribution(name, names, defaults):
         "Parameters\n----------\n"
         + "".join(f"{n} : float or array_like\n    Distribution parameter (broadcast).\n"
                   for n in names)
-        + "size : int or tuple of ints, optional\n    Output shape.\n\n"
+        + "size : int or tuple of ints, optional\n    Output shape.\n"
+        "dtype : dtype, optional\n    AsNumpy's option (NumPy has none): the samples cast to a "
+        "floating\n    dtype for continuous laws, an integer dtype for discrete ones.\n\n"
         "Returns\n-------\nndarray\n    Samples on the current device.\n")
     return named(f"random.Generator.{name}")(method)
 

@@ -125,14 +125,14 @@ class RandomState:
         return f"RandomState(Philox) at 0x{id(self):X}"
 
     @named("random.rand")
-    def rand(self, *args):
-        """Random values in [0, 1) of shape ``args`` (float64)."""
-        return self._generator.random(size=args)
+    def rand(self, *args, dtype=np.float64):
+        """Random values in [0, 1) of shape ``args`` (``dtype=``: AsNumpy's option)."""
+        return self._generator.random(size=args, dtype=dtype)
 
     @named("random.randn")
-    def randn(self, *args):
-        """Standard normal samples of shape ``args`` (float64)."""
-        return self._generator.standard_normal(size=args)
+    def randn(self, *args, dtype=np.float64):
+        """Standard normal samples of shape ``args`` (``dtype=``: AsNumpy's option)."""
+        return self._generator.standard_normal(size=args, dtype=dtype)
 
     @named("random.randint")
     @_documented("Random integers from ``low`` (inclusive) to ``high`` (exclusive).",
@@ -165,23 +165,24 @@ class RandomState:
                                         endpoint=True)
 
     @named("random.random_sample")
-    @_documented("Random floats in [0.0, 1.0).", "size")
-    def random_sample(self, size=None):
-        return self._generator.random(size=size)
+    @_documented("Random floats in [0.0, 1.0).", "size", "float_dtype")
+    def random_sample(self, size=None, dtype=np.float64):
+        return self._generator.random(size=size, dtype=dtype)
 
     random = ranf = sample = random_sample
 
-    @_documented("Standard normal samples (float64).", "size")
-    def standard_normal(self, size=None):
-        return self._generator.standard_normal(size=size)
+    # dtype= on the legacy API is AsNumpy's option (NumPy's RandomState has none)
+    @_documented("Standard normal samples.", "size", "float_dtype")
+    def standard_normal(self, size=None, dtype=np.float64):
+        return self._generator.standard_normal(size=size, dtype=dtype)
 
-    @_documented("Standard exponential samples (float64).", "size")
-    def standard_exponential(self, size=None):
-        return self._generator.standard_exponential(size=size)
+    @_documented("Standard exponential samples.", "size", "float_dtype")
+    def standard_exponential(self, size=None, dtype=np.float64):
+        return self._generator.standard_exponential(size=size, dtype=dtype)
 
-    @_documented("Standard gamma samples (float64).", "shape", "size")
-    def standard_gamma(self, shape, size=None):
-        return self._generator.standard_gamma(shape, size=size)
+    @_documented("Standard gamma samples.", "shape", "size", "float_dtype")
+    def standard_gamma(self, shape, size=None, dtype=np.float64):
+        return self._generator.standard_gamma(shape, size=size, dtype=dtype)
 
     @_documented("Random sample from a 1-d population or ``arange(a)``.",
                  "a", "size", "replace", "p")
