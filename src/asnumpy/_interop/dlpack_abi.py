@@ -244,7 +244,7 @@ def _capsule_name(capsule, func):
             raise BufferError(f"asnumpy.{func}: the DLPack capsule was already consumed "
                               f"({name.decode()!r})")
     raise TypeError(f"asnumpy.{func}: expected a DLPack capsule ('dltensor' or "
-                    f"'dltensor_versioned'), got {capsule!r}")
+                    f"'dltensor_versioned'), got a {type(capsule).__name__}: {capsule!r:.80}")
 
 
 def _managed(capsule, name):
