@@ -1,7 +1,9 @@
 """asnumpy.testing: the harness passes what agrees and fails what does not."""
 
 import inspect
+import sys
 import unittest
+import warnings as _warnings
 
 import numpy
 import pytest
@@ -11,6 +13,9 @@ from hypothesis import strategies as st
 import asnumpy
 from asnumpy import testing
 from asnumpy._dtypes import SUPPORTED_DTYPES
+from asnumpy.testing import (
+    assert_no_warnings, assert_warns, assert_warns_message, suppress_warnings,
+)
 
 ALL_TYPES = [d.type for d in SUPPORTED_DTYPES]
 
@@ -750,3 +755,172 @@ def test_device_check_requires_device_results():
         return xp.asarray(numpy.arange(3))
 
     device_result()
+
+
+# -- suppress_warnings (numpy.testing's semantics) and the warning assertions -----------
+
+def _warn(message="careful", category=UserWarning):
+    _warnings.warn(message, category, stacklevel=2)
+
+
+def test_suppress_warnings_filter_by_category_and_message():
+    with _warnings.catch_warnings(record=True) as shown:
+        _warnings.simplefilter("always")
+        with suppress_warnings() as sup:
+            sup.filter(DeprecationWarning)
+            sup.filter(UserWarning, message="ign")
+            _warn("old", DeprecationWarning)
+            _warn("IGNORED text")               # message: case-insensitive, from the start
+            _warn("not ignored")
+            _warn("runtime", RuntimeWarning)
+    assert [str(w.message) for w in shown] == ["not ignored", "runtime"]
+
+
+def test_suppress_warnings_record_and_log():
+    with suppress_warnings() as sup:
+        recorded = sup.record(RuntimeWarning)
+        sup.filter(UserWarning)
+        _warn("r1", RuntimeWarning)
+        _warn("u1")
+        _warn("r2", RuntimeWarning)
+    assert [str(w.message) for w in recorded] == ["r1", "r2"]
+    assert [str(w.message) for w in sup.log] == ["r1", "r2"]
+
+
+def test_suppress_warnings_module_filter():
+    import asnumpy.testing._warnings as other_module
+    with _warnings.catch_warnings(record=True) as shown:
+        _warnings.simplefilter("always")
+        with suppress_warnings() as sup:
+            sup.filter(module=other_module)      # warnings raised in another module only
+            _warn("from this test module")
+        with suppress_warnings() as sup:
+            sup.filter(module=sys.modules[__name__])
+            _warn("suppressed here")
+    assert [str(w.message) for w in shown] == ["from this test module"]
+
+
+@pytest.mark.parametrize("rule, expected", [("always", 4), ("once", 2), ("location", 3),
+                                            ("module", 2)])
+def test_suppress_warnings_forwarding_rules(rule, expected):
+    with _warnings.catch_warnings(record=True) as shown:
+        _warnings.simplefilter("always")
+        with suppress_warnings(rule):
+            for _ in range(2):
+                _warn("a")                       # the same location twice
+            _warn("a")                           # the same text elsewhere
+            _warn("b")
+    assert len(shown) == expected
+
+
+def test_suppress_warnings_rules_inside_the_context_end_with_it():
+    sup = suppress_warnings()
+    sup.filter(UserWarning, message="always")
+    with _warnings.catch_warnings(record=True) as shown:
+        _warnings.simplefilter("always")
+        with sup:
+            sup.filter(RuntimeWarning)
+            _warn("always hidden")
+            _warn("inside", RuntimeWarning)
+        with sup:
+            _warn("always hidden")
+            _warn("outside", RuntimeWarning)
+    assert [str(w.message) for w in shown] == ["outside"]
+
+
+def test_suppress_warnings_as_decorator_and_bare_asnumpy_style():
+    sup = suppress_warnings()
+    sup.filter(UserWarning)
+
+    @sup
+    def numpy_style():
+        _warn("hidden")
+        return 1
+
+    @suppress_warnings
+    def asnumpy_style(x):
+        _warn("hidden too", RuntimeWarning)
+        return x + 1
+
+    with _warnings.catch_warnings(record=True) as shown:
+        _warnings.simplefilter("always")
+        assert numpy_style() == 1 and asnumpy_style(1) == 2
+    assert shown == []
+    assert asnumpy_style.__name__ == "asnumpy_style"
+
+
+def test_suppress_warnings_errors():
+    with pytest.raises(ValueError, match="forwarding rule 'sometimes'"):
+        suppress_warnings("sometimes")
+    sup = suppress_warnings()
+    with sup:
+        with pytest.raises(RuntimeError, match="cannot enter the same context twice"):
+            sup.__enter__()
+
+
+def test_suppress_warnings_catches_asnumpy_runtime_warnings():
+    with suppress_warnings() as sup:
+        log = sup.record(RuntimeWarning)
+        asnumpy.log(asnumpy.asarray([-1.0]))
+    assert len(log) == 1 and "invalid value" in str(log[0].message)
+
+
+def test_assert_warns_and_no_warnings():
+    assert assert_warns(UserWarning, lambda: (_warn(), 5)[1]) == 5
+    with assert_warns(RuntimeWarning):
+        asnumpy.sqrt(asnumpy.asarray([-1.0]))
+    with pytest.raises(AssertionError, match="no DeprecationWarning was raised"):
+        with assert_warns(DeprecationWarning):
+            _warn()
+    assert assert_no_warnings(lambda x: x * 2, 4) == 8
+    with pytest.raises(AssertionError, match="got 1 warning"):
+        with assert_no_warnings():
+            _warn()
+    with assert_warns_message(UserWarning, "care+ful"):
+        _warn()
+    with pytest.raises(AssertionError, match="matching 'other'"):
+        with assert_warns_message(UserWarning, "other"):
+            _warn()
+
+
+def test_no_numpy_deprecation_warnings_from_the_helpers():
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error", DeprecationWarning)
+        with suppress_warnings() as sup:
+            sup.filter(UserWarning)
+        with assert_warns(UserWarning):
+            _warn()
+        assert_no_warnings(lambda: None)
+
+
+# -- NumPy's general assertions with asnumpy arrays; strict= ----------------------------
+
+def test_assert_equal_nested_and_strict():
+    a = asnumpy.arange(3)
+    testing.assert_equal({"x": [a, 1.5], "y": (a,)}, {"x": [numpy.arange(3), 1.5],
+                                                     "y": (numpy.arange(3),)})
+    testing.assert_equal(asnumpy.zeros(3), 0)             # scalars broadcast by default
+    with pytest.raises(AssertionError):
+        testing.assert_equal(asnumpy.zeros(3), 0, strict=True)
+    with pytest.raises(AssertionError):
+        testing.assert_equal(asnumpy.zeros(3, numpy.float32), numpy.zeros(3), strict=True)
+    with pytest.raises(AssertionError):
+        testing.assert_equal({"x": a}, {"x": numpy.arange(1, 4)})
+
+
+def test_assert_almost_and_approx_equal():
+    testing.assert_almost_equal(asnumpy.asarray([1.0, 2.0]), [1.0 + 1e-9, 2.0])
+    with pytest.raises(AssertionError):
+        testing.assert_almost_equal(asnumpy.asarray([1.0]), [1.001], decimal=5)
+    testing.assert_approx_equal(asnumpy.asarray(1234567.0), 1234568.0, significant=6)
+    with pytest.raises(AssertionError):
+        testing.assert_approx_equal(asnumpy.asarray(1.0), 1.1, significant=3)
+
+
+def test_exception_assertions():
+    testing.assert_raises(ValueError, asnumpy.zeros, -1)
+    with testing.assert_raises_regex(ValueError, "negative dimensions"):
+        asnumpy.zeros(-1)
+    testing.assert_string_equal("abc", "abc")
+    with pytest.raises(AssertionError):
+        testing.assert_(False, "message")

@@ -8,7 +8,8 @@ results and errors (:func:`numpy_asnumpy_array_equal`,
 kind (:func:`assert_allclose` ...).  The names are CuPy's and AsNumpy's, so
 their test suites port with ``cupy``/``numpy_cupy`` renamed.
 
-Not imported by ``import asnumpy``; use ``from asnumpy import testing``.
+Loaded on first use of ``asnumpy.testing`` (``import asnumpy`` does not import
+pytest).
 """
 
 from ._arrays import shaped_arange, shaped_random, shaped_reverse_arange
@@ -28,6 +29,11 @@ from ._loops import (
     for_unsigned_dtypes_combination,
 )
 from ._seed import current_seed, with_seed
+from ._assertions import (
+    assert_, assert_almost_equal, assert_approx_equal, assert_equal, assert_raises,
+    assert_raises_regex, assert_string_equal,
+)
+from ._warnings import assert_no_warnings, assert_warns, assert_warns_message, suppress_warnings
 
 __all__ = [
     # differential decorators
@@ -42,6 +48,10 @@ __all__ = [
     # assertions
     "assert_allclose", "assert_array_equal", "assert_array_almost_equal", "assert_array_less",
     "assert_array_almost_equal_nulp", "assert_array_max_ulp", "assert_array_list_equal",
+    "assert_", "assert_equal", "assert_almost_equal", "assert_approx_equal",
+    "assert_string_equal", "assert_raises", "assert_raises_regex",
+    # warnings (numpy.testing's semantics; AsNumpy's assert_warns_message)
+    "suppress_warnings", "assert_warns", "assert_no_warnings", "assert_warns_message",
     # arrays and randomness
     "shaped_arange", "shaped_reverse_arange", "shaped_random", "with_seed", "current_seed",
 ]

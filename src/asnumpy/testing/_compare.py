@@ -19,18 +19,21 @@ __all__ = [
 
 
 def to_host(value):
-    """``value`` with every asnumpy array (also inside lists/tuples) copied to the host."""
+    """``value`` with every asnumpy array (also inside lists/tuples/dicts) copied to the host."""
     if isinstance(value, ndarray):
         return value.get()
     if isinstance(value, (list, tuple)) and _contains_device_array(value):
         return type(value)(to_host(item) for item in value)
+    if isinstance(value, dict) and _contains_device_array(value.values()):
+        return {key: to_host(item) for key, item in value.items()}
     return value
 
 
-def _contains_device_array(seq) -> bool:
+def _contains_device_array(items) -> bool:
     return any(isinstance(item, ndarray)
                or (isinstance(item, (list, tuple)) and _contains_device_array(item))
-               for item in seq)
+               or (isinstance(item, dict) and _contains_device_array(item.values()))
+               for item in items)
 
 
 def assert_allclose(actual, desired, rtol=1e-7, atol=0, err_msg="", verbose=True, *,
