@@ -684,3 +684,22 @@ def test_cuda_array_interface_imports(cuda, monkeypatch):
         ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda), shape=None))
     with pytest.raises(ValueError, match="ambiguous"):
         ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda), stream=0))
+
+
+@requires_compiler
+def test_asarray_aliases_cuda_array_interface_objects(cuda):
+    a = ap.asarray(np.arange(6.0), device=cuda)
+    b = ap.asarray(CudaInterfaceOnly(a[::2]))
+    assert b.device is cuda and cuda.backend.pointer(b) == cuda.backend.pointer(a)
+    b[1] = -2.0
+    assert a[2].item() == -2.0
+    assert ap.asarray(CudaInterfaceOnly(a), copy=False).device is cuda
+    copied = ap.asarray(CudaInterfaceOnly(a), copy=True)
+    assert cuda.backend.pointer(copied) != cuda.backend.pointer(a)
+    as_float32 = ap.asarray(CudaInterfaceOnly(a), dtype=np.float32)
+    assert as_float32.dtype == np.float32 and as_float32.device is cuda
+    on_host = ap.asarray(CudaInterfaceOnly(a), device="cpu:0")
+    assert on_host.device == "cpu:0"
+    np.testing.assert_array_equal(on_host.get(), a.get())
+    with pytest.raises(ValueError, match="copy=False"):
+        ap.asarray(CudaInterfaceOnly(a), device="cpu:0", copy=False)

@@ -25,6 +25,10 @@ __all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "
 
 _NO_COPY_HINT = "Unable to avoid copy while creating an array as requested"
 ASYNC = "async"     # stream= value: copy on the device's transfer stream and return at once
+# Objects whose device memory asarray aliases instead of reading through NumPy: attribute
+# -> alias(obj, device or None, func) -> ndarray on the memory's device.  The interop
+# package registers "__cuda_array_interface__".
+DEVICE_MEMORY_IMPORTERS: dict = {}
 
 
 def host_value(obj, dtype=None) -> np.ndarray:
@@ -189,6 +193,12 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
     if isinstance(obj, ndarray):
         stream = None if stream == ASYNC else stream
         return _from_device_array(obj, dtype, order, device, copy, stream, "asarray")
+    if type(obj) is not np.ndarray:
+        for attribute, alias in DEVICE_MEMORY_IMPORTERS.items():
+            if hasattr(obj, attribute):      # another library's device memory, aliased
+                stream = None if stream == ASYNC else stream
+                alias = alias(obj, None if device is None else Device(device), "asarray")
+                return _from_device_array(alias, dtype, order, device, copy, stream, "asarray")
     device = get_device() if device is None else Device(device)
     if copy is False:
         return _alias_host(_host_without_copy(obj, dtype, order), device, "asarray")

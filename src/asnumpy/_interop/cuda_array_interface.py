@@ -7,9 +7,9 @@ read_only)``, ``strides`` (None when C-contiguous), ``version`` 3 and
 is queued (1 for the legacy default stream), for the consumer to wait on.
 Arrays on other devices have no such attribute (``hasattr`` is False).
 
-:func:`from_interface` aliases an object exposing the interface as a cuda
+:func:`alias_interface` aliases an object exposing the interface as a cuda
 array (keeping the object alive) after making the current stream wait for
-the producer's.  The interface does not say which GPU holds the pointer: the
+the producer's; ``asarray`` and ``from_dlpack`` accept such objects through it.  The interface does not say which GPU holds the pointer: the
 array lands on the ``device`` asked for, else the current device when it is
 a cuda device, else ``cuda:0``.
 
@@ -30,8 +30,8 @@ from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import get_current_stream
 
-__all__ = ["interface", "from_interface", "alias_device_memory", "stream_value",
-           "stream_waits_for"]
+__all__ = ["interface", "alias_interface", "from_interface", "alias_device_memory",
+           "stream_value", "stream_waits_for"]
 
 LEGACY_DEFAULT_STREAM, PER_THREAD_DEFAULT_STREAM = 1, 2
 
@@ -148,27 +148,39 @@ def _read_interface(obj, func):
 
 
 def _cuda_device(device) -> Device:
-    if device is not None:
+    """Where aliased interface memory lives: ``device`` if it is a cuda device, else the
+    current device if that is one, else cuda:0."""
+    if device is not None and device.kind == "cuda":
         return device
     current = get_device()
     return current if current.kind == "cuda" else Device("cuda:0")
 
 
-def from_interface(obj, device, copy, func) -> ndarray:
-    """An asnumpy array over the memory of an object exposing ``__cuda_array_interface__``.
+def alias_interface(obj, device, func) -> ndarray:
+    """A cuda array over the memory of ``obj``'s ``__cuda_array_interface__`` (no copy).
 
-    The memory is aliased on a cuda device (keeping ``obj`` alive); a cpu
+    It lives on ``device`` when that is a cuda device, else on the current cuda
+    device or cuda:0, and keeps ``obj`` alive.  The current stream of that
+    device first waits for the interface's ``stream``.
+    """
+    shape, dtype, strides, pointer, readonly, stream = _read_interface(obj, func)
+    source = _cuda_device(device)
+    _wait_for_foreign(source, stream, func)
+    low, high = memory_extent(shape, strides, dtype.itemsize)
+    return alias_device_memory(source, pointer, low, high, shape, dtype, strides, obj, readonly)
+
+
+def from_interface(obj, device, copy, func) -> ndarray:
+    """``from_dlpack``'s rules for an object exposing ``__cuda_array_interface__``.
+
+    The memory is aliased on a cuda device (:func:`alias_interface`); another
     ``device`` gets a copy (BufferError when ``copy=False``); ``copy=True``
     copies on the device.
     """
-    shape, dtype, strides, pointer, readonly, stream = _read_interface(obj, func)
-    source = _cuda_device(device if device is not None and device.kind == "cuda" else None)
-    if device is not None and device is not source and copy is False:
-        raise BufferError(f"asnumpy.{func}: the data is CUDA memory; {device} needs a copy, "
-                          "and copy=False")
-    _wait_for_foreign(source, stream, func)
-    low, high = memory_extent(shape, strides, dtype.itemsize)
-    out = alias_device_memory(source, pointer, low, high, shape, dtype, strides, obj, readonly)
-    if device is not None and device is not source:
+    out = alias_interface(obj, device, func)
+    if device is not None and device is not out.device:
+        if copy is False:
+            raise BufferError(f"asnumpy.{func}: the data is CUDA memory on {out.device}; "
+                              f"{device} needs a copy, and copy=False")
         return to_device(out, device, func=func)
     return out.copy() if copy else out

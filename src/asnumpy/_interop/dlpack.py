@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core import transfer
 from .._core.ndarray import ndarray
 from .._core.transfer import _alias_host, _check_copy, to_device
 from .._errors import DeviceUnavailableError
@@ -327,10 +328,13 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
 
 
 def install() -> None:
-    """Give :class:`asnumpy.ndarray` its DLPack and CUDA array interface protocols."""
+    """Give :class:`asnumpy.ndarray` its DLPack and CUDA array interface protocols, and
+    let ``asarray`` alias objects that expose ``__cuda_array_interface__``."""
     ndarray.__dlpack__ = dlpack
     ndarray.__dlpack_device__ = dlpack_device
     ndarray.__cuda_array_interface__ = property(cuda_array_interface.interface)
+    transfer.DEVICE_MEMORY_IMPORTERS["__cuda_array_interface__"] = \
+        cuda_array_interface.alias_interface
 
 
 install()
