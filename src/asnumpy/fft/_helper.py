@@ -12,8 +12,10 @@ from .._core.reductions._common import named
 __all__ = ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
 
 
-def _frequencies(func, n, d, device):
+def _frequencies(func, n, d, device, dtype=None):
     device = _target_device(device, d)
+    if dtype is not None:
+        return _frequencies(func, n, d, device).astype(_real_floating(dtype, func), copy=False)
     if np.ndim(d) != 0 or not isinstance(n, (int, np.integer)) or n < 1:
         # NumPy's errors (and its broadcasting with an array ``d``) on the host
         from .._core.transfer import asarray
@@ -26,6 +28,14 @@ def _frequencies(func, n, d, device):
     out = empty((length,), dtype, device, func=func)
     launch("numpy_function", (out,), f"fft.{func}", (n, d), {}, func=func)
     return out
+
+
+def _real_floating(dtype, func):
+    """``dtype`` as a NumPy dtype; ValueError unless it is real floating (the Array API's rule)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        raise ValueError(f"asnumpy.fft.{func}: dtype must be a real floating dtype, got {dtype}")
+    return dtype
 
 
 def _publish(function, name, doc):
@@ -47,6 +57,9 @@ d : scalar, optional
     Sample spacing{spacing}; default 1.
 device : asnumpy.Device or str, optional
     Device of the result (default the current device).
+dtype : real floating dtype, optional
+    dtype of the result (the Array API's keyword; NumPy has none).  None:
+    the dtype NumPy gives for ``d``.
 
 Returns
 -------
@@ -67,8 +80,8 @@ numpy.fft.{name}, {other}
 def _make_frequencies(name, **doc):
     """The public ``fftfreq``/``rfftfreq``: :func:`_frequencies` of ``name``."""
 
-    def function(n, d=1.0, device=None):
-        return _frequencies(name, n, d, device)
+    def function(n, d=1.0, device=None, *, dtype=None):
+        return _frequencies(name, n, d, device, dtype)
 
     return _publish(function, name, _FREQUENCIES_DOC.format(name=name, **doc))
 

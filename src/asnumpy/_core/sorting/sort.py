@@ -37,7 +37,11 @@ _SORT_PARAMETERS = """a : array_like
     order : None
         Only None (asnumpy arrays have no fields).
     stable : bool, optional
-        True for a stable sort (exclusive with ``kind``)."""
+        True for a stable sort (exclusive with ``kind``).
+    descending : bool, optional
+        Sort in descending order (the Array API's keyword; NumPy has none).
+        A stable descending sort keeps equal elements in their original
+        order; NaNs come first."""
 
 _PARTITION_PARAMETERS = """a : array_like
         Array to partition.
@@ -61,9 +65,11 @@ def _sorted_shape(a, axis):
     return a.shape
 
 
-def _sort_call(kernel, a, axis, kind, order, stable, dtype):
+def _sort_call(kernel, a, axis, kind, order, stable, dtype, descending=False):
     a = device_operand(a)
     getattr(np, kernel)(_probe(a), axis=axis, kind=kind, order=order, stable=stable)
+    if descending:
+        return _descending(kernel, a, axis, kind, order, stable, dtype)
     if axis is not None and a.ndim:
         axis = normalize_axis(axis, a.ndim)
     out = empty(_sorted_shape(a, axis), dtype or a.dtype, a._device, func=kernel)
@@ -72,6 +78,22 @@ def _sort_call(kernel, a, axis, kind, order, stable, dtype):
             axis = None
         launch(kernel, out, a, axis, kind, stable, func=kernel)
     return out
+
+
+def _descending(kernel, a, axis, kind, order, stable, dtype):
+    """The descending sort: the ascending sort of ``a`` reversed along the axis, reversed.
+
+    Reversing before and after keeps equal elements in their original order
+    when the sort is stable; argsort maps the indices back with ``n - 1 - i``.
+    """
+    if axis is None or a.ndim == 0:
+        a, axis = a.reshape(-1), 0
+    axis = normalize_axis(axis, a.ndim)
+    reverse = (slice(None),) * axis + (slice(None, None, -1),)
+    out = _sort_call(kernel, a[reverse], axis, kind, order, stable, dtype)
+    if kernel == "argsort":
+        out = (a.shape[axis] - 1) - out
+    return out[reverse].copy()
 
 
 def _partition_call(name, a, kth, axis, kind, order, dtype):
@@ -117,8 +139,8 @@ def _documented(name, function, parameters, summary, returns, raises):
 def _sorting(name, dtype, summary, returns, raises):
     """``sort`` (``dtype`` None: a's) or ``argsort`` (``dtype`` intp) from a table row."""
 
-    def function(a, axis=-1, kind=None, order=None, *, stable=None):
-        return _sort_call(name, a, axis, kind, order, stable, dtype)
+    def function(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+        return _sort_call(name, a, axis, kind, order, stable, dtype, descending)
 
     return _documented(name, function, _SORT_PARAMETERS, summary, returns, raises)
 

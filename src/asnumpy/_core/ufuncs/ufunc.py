@@ -18,6 +18,7 @@ hands a plan to the user for loops that call one op many times.
 from __future__ import annotations
 
 import copy
+import inspect
 import warnings
 
 import numpy as np
@@ -87,6 +88,11 @@ class ufunc:
 
     def __repr__(self):
         return f"<asnumpy.ufunc '{self.__name__}'>"
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """NumPy's signature of the ufunc (``inspect.signature(asnumpy.add)``)."""
+        return inspect.signature(self._numpy)
 
     # -- calling ------------------------------------------------------------
 
