@@ -924,3 +924,10 @@ def test_exception_assertions():
     testing.assert_string_equal("abc", "abc")
     with pytest.raises(AssertionError):
         testing.assert_(False, "message")
+
+
+def test_to_host_keeps_named_tuples():
+    from asnumpy.testing._compare import to_host
+    result = asnumpy.linalg.eigh(asnumpy.eye(2))
+    host = to_host(result)
+    assert type(host) is type(result) and isinstance(host.eigenvalues, numpy.ndarray)

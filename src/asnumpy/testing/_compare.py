@@ -23,7 +23,10 @@ def to_host(value):
     if isinstance(value, ndarray):
         return value.get()
     if isinstance(value, (list, tuple)) and _contains_device_array(value):
-        return type(value)(to_host(item) for item in value)
+        items = [to_host(item) for item in value]
+        if hasattr(value, "_fields"):             # a named tuple (EigResult, SVDResult ...)
+            return type(value)(*items)
+        return type(value)(items)
     if isinstance(value, dict) and _contains_device_array(value.values()):
         return {key: to_host(item) for key, item in value.items()}
     return value
