@@ -204,7 +204,12 @@ class nditer:
         self._closed = False
 
     def __getattr__(self, name):
-        return getattr(self.__dict__["_iter"], name)
+        # Everything else (multi_index, iternext(), finished, ...) is NumPy's iterator's.
+        try:
+            inner = self.__dict__["_iter"]
+        except KeyError:
+            raise AttributeError(name) from None
+        return getattr(inner, name)
 
     def __iter__(self):
         return self
