@@ -52,9 +52,12 @@ def test_r_directive_errors():
 
 def test_r_joins_on_the_arrays_device():
     a = asnumpy.arange(2, device="cpu:1")
-    with asnumpy.Device("cpu:1"):
-        result = asnumpy.r_[a, a]
+    result = asnumpy.r_[a, 0:2, 7, [8, 9]]
     assert result.device == asnumpy.Device("cpu:1")
+    assert result.get().tolist() == [0, 1, 0, 1, 7, 8, 9]
+    assert asnumpy.c_[a, 1:3].device == asnumpy.Device("cpu:1")
+    with pytest.raises(ValueError, match="different devices"):
+        asnumpy.r_[a, asnumpy.arange(2, device="cpu:2")]
 
 
 GRID_KEYS = [numpy.s_[0:3, 0:2], numpy.s_[-1:1:5j], numpy.s_[0:4:2, 1:2:0.25],

@@ -36,6 +36,8 @@ class _AxisConcatenator:
         if not isinstance(key, tuple):
             key = (key,)
         axis, ndmin, trans1d = self._defaults
+        # Ranges, scalars and lists join the arrays on the first asnumpy array's device.
+        device = next((item.device for item in key if isinstance(item, ndarray)), None)
         objs, type_sources = [], []
         for position, item in enumerate(key):
             if isinstance(item, str):
@@ -45,7 +47,7 @@ class _AxisConcatenator:
                 axis, ndmin, trans1d = self._directive(item, axis, ndmin, trans1d)
                 continue
             if isinstance(item, slice):
-                new = self._range(item)
+                new = self._range(item, device)
                 if ndmin > 1:
                     new = array(new, copy=None, ndmin=ndmin)
                     if trans1d != -1:
@@ -55,12 +57,14 @@ class _AxisConcatenator:
                 new = item
                 type_sources.append(item)       # weak, as NumPy's r_ treats Python scalars
             else:
-                new = self._array_item(item, ndmin, trans1d)
+                new = self._array_item(item, ndmin, trans1d, device)
                 type_sources.append(new.dtype)
             objs.append(new)
         if type_sources:
             final = _dtypes.result_type(*type_sources)
-            objs = [array(obj, copy=None, ndmin=ndmin, dtype=final) for obj in objs]
+            objs = [array(obj, copy=None, ndmin=ndmin, dtype=final,
+                          device=None if isinstance(obj, ndarray) else device)
+                    for obj in objs]
         return concatenate(tuple(objs), axis=axis)
 
     def _directive(self, item, axis, ndmin, trans1d):
@@ -78,17 +82,19 @@ class _AxisConcatenator:
         raise ValueError(f"asnumpy.{self._name}: unknown special directive {item!r}")
 
     @staticmethod
-    def _range(item):
+    def _range(item, device):
         start = 0 if item.start is None else item.start
         step = 1 if item.step is None else item.step
         if isinstance(step, (complex, np.complexfloating)):
-            return linspace(start, item.stop, num=int(abs(step)))
-        return arange(start, item.stop, step)
+            return linspace(start, item.stop, num=int(abs(step)), device=device)
+        return arange(start, item.stop, step, device=device)
 
     @staticmethod
-    def _array_item(item, ndmin, trans1d):
+    def _array_item(item, ndmin, trans1d, device):
         item_ndim = item.ndim if isinstance(item, ndarray) else np.ndim(item)
-        new = array(item, copy=None, ndmin=ndmin)
+        # an asnumpy array stays where it is: concatenate names mixed devices
+        new = array(item, copy=None, ndmin=ndmin,
+                    device=None if isinstance(item, ndarray) else device)
         if trans1d != -1 and item_ndim < ndmin:
             k2 = ndmin - item_ndim
             k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
