@@ -37,7 +37,6 @@ from .._core import transfer
 from .._core.ndarray import ndarray
 from .._core.transfer import _alias_host, _check_copy, to_device
 from .._errors import DeviceUnavailableError
-from ..backends.cpu.allocator import MemoryWindow
 from ..runtime.device import Device, get_device
 from ..runtime.stream import get_current_stream
 from . import cuda_array_interface, dlpack_abi as abi
@@ -167,7 +166,8 @@ def dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     """
     func = "ndarray.__dlpack__"
     _check_copy(copy, func)
-    versioned = max_version is not None and _pair(max_version, "max_version", func)[0] >= 1
+    version = None if max_version is None else _pair(max_version, "max_version", func)
+    versioned = version is not None and version[0] >= 1
     source, copied = _export_source(self, dl_device, copy, func)
     _wait_for_pending_work(source, stream, func)
     readonly = not source._writeable
@@ -179,12 +179,12 @@ def dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     if any(stride % itemsize for stride in source.strides):
         raise BufferError(f"asnumpy.{func}: DLPack only supports strides that are a multiple "
                           f"of the itemsize ({source.strides} for itemsize {itemsize})")
-    version = min(abi.DLPACK_VERSION, _pair(max_version, "max_version", func)) \
-        if versioned else None
+    # the capsule keeps ``source`` (so its pool block) alive until the consumer lets go
     return abi.make_capsule(element_address(source), source.shape,
                             [stride // itemsize for stride in source.strides], dtype,
                             dl_device_of(source._device), source, versioned=versioned,
-                            version=version, readonly=readonly, copied=copied)
+                            version=min(abi.DLPACK_VERSION, version) if versioned else None,
+                            readonly=readonly, copied=copied)
 
 
 # -- import ----------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def _alias_description(description, imported, device, func) -> ndarray:
         out = ndarray(shape, dtype, device=device)
         out._writeable = not readonly
         return out
-    window = np.asarray(MemoryWindow(imported, description.address + low, high - low, readonly))
+    window = abi.host_bytes(description.address + low, high - low, imported, readonly)
     host = np.ndarray(shape, dtype, buffer=window, offset=-low, strides=description.strides)
     return _alias_host(host, device, func)
 

@@ -19,7 +19,6 @@ Nothing here knows asnumpy arrays: callers pass pointers and owners.
 from __future__ import annotations
 
 import ctypes
-import threading
 
 import numpy as np
 
@@ -29,7 +28,7 @@ __all__ = [
     "DLPACK_VERSION", "DEVICE_TYPES", "KDL_CPU", "KDL_CUDA", "KDL_CUDA_HOST",
     "KDL_CUDA_MANAGED", "DTYPE_CODES", "FLAG_READ_ONLY", "FLAG_IS_COPIED",
     "TensorDescription", "ImportedTensor", "dtype_code", "dtype_of_code", "make_capsule",
-    "consume_capsule", "peek_capsule", "is_capsule",
+    "consume_capsule", "peek_capsule", "is_capsule", "host_bytes",
 ]
 
 DLPACK_VERSION = (1, 1)          # the newest DLPack this module speaks (float8 codes: 1.1)
@@ -140,15 +139,15 @@ _VERSIONED, _LEGACY = b"dltensor_versioned", b"dltensor"
 _USED = {_VERSIONED: b"used_dltensor_versioned", _LEGACY: b"used_dltensor"}
 _CAPSULE_TYPE = type(np.arange(1).__dlpack__())
 
-# managed tensor address -> (struct, shape, strides, owner): what keeps exported memory alive
+# managed tensor address -> (struct, shape, strides, owner): what keeps exported memory
+# alive.  No lock: the deleter may run inside a garbage collection on a thread that is
+# inserting here, and single dict operations are atomic under the GIL.
 _exported: dict[int, tuple] = {}
-_exported_lock = threading.Lock()
 
 
 def _release_export(address):
     # The deleter: any thread, any time (ctypes takes the GIL for the callback).
-    with _exported_lock:
-        _exported.pop(address, None)
+    _exported.pop(address, None)
 
 
 _DELETER = _Deleter(_release_export)
@@ -201,8 +200,7 @@ def make_capsule(address: int, shape, strides, dtype: np.dtype, device: tuple[in
     tensor.byte_offset = 0
     managed.deleter = _DELETER
     pointer = ctypes.addressof(managed)
-    with _exported_lock:
-        _exported[pointer] = (managed, shape_c, strides_c, owner)
+    _exported[pointer] = (managed, shape_c, strides_c, owner)
     return _capsule_new(pointer, _VERSIONED if versioned else _LEGACY, _DESTRUCTOR)
 
 
@@ -219,6 +217,15 @@ class TensorDescription:
     def extent(self) -> tuple[int, int]:
         """Byte offsets (low, high) of the memory the tensor reaches, from its first element."""
         return memory_extent(self.shape, self.strides, self.dtype.itemsize)
+
+
+def host_bytes(address: int, nbytes: int, owner, readonly: bool) -> np.ndarray:
+    """A 1-D ``uint8`` NumPy array over host memory whose base keeps ``owner`` alive."""
+    raw = (ctypes.c_char * nbytes).from_address(address)
+    raw.owner = owner
+    view = np.frombuffer(raw, np.uint8)
+    view.flags.writeable = not readonly
+    return view
 
 
 class ImportedTensor:
