@@ -300,12 +300,24 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     elif not hasattr(x, "__dlpack__"):
         if hasattr(x, "__cuda_array_interface__"):
             return cuda_array_interface.from_interface(x, target, copy, func)
-        raise TypeError(f"asnumpy.{func}: a {type(x).__module__}.{type(x).__qualname__} object "
-                        "cannot be exchanged: it has no __dlpack__, __dlpack_device__ or "
-                        "__cuda_array_interface__")
+        raise TypeError(f"asnumpy.{func}: a {_type_name(x)} object cannot be exchanged: it "
+                        "has no __dlpack__, __dlpack_device__ or __cuda_array_interface__")
     if not hasattr(x, "__dlpack_device__"):
-        raise TypeError(f"asnumpy.{func}: a {type(x).__qualname__} object has __dlpack__ but "
-                        "no __dlpack_device__")
+        raise TypeError(f"asnumpy.{func}: a {_type_name(x)} object has __dlpack__ but no "
+                        "__dlpack_device__")
+    try:
+        return _from_producer(x, target, copy, func)
+    except BufferError as exc:            # name what could not be exchanged
+        raise BufferError(f"{exc} (exchanging a {_type_name(x)} object)") from None
+
+
+def _type_name(x) -> str:
+    kind = type(x._capsule if isinstance(x, _CapsuleProducer) else x)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _from_producer(x, target, copy, func) -> ndarray:
+    """from_dlpack of an object with ``__dlpack__`` and ``__dlpack_device__``."""
     source_pair = _pair(x.__dlpack_device__(), "__dlpack_device__()", func)
     try:
         source = _device_for(source_pair, func)
