@@ -32,7 +32,7 @@ def __getattr__(name):
     # access so that `import asnumpy` never imports the optional package
     if name in _ML_DTYPES_FLOATS:
         try:
-            return None
+            return _ml_dtypes_type(name, f"asnumpy.{name}")
         except ImportError as exc:
             raise AttributeError(str(exc), name=name, obj=None) from exc
     # [names users reach for] asnumpy.testing is imported on first access (it imports pytest)
