@@ -9,9 +9,9 @@ cuda path (kDLCUDA capsules, the stream handshake, ``__cuda_array_interface__``)
 runs on the host emulation of the driver.
 """
 
-import ctypes
 import gc
 import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -21,6 +21,7 @@ from test_cuda_emulated import cuda  # noqa: F401 (the emulated cuda:0 fixture)
 
 import asnumpy as ap
 from asnumpy._interop import dlpack_abi
+from asnumpy._interop.dlpack import element_address
 
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
                                 np.uint16, np.uint32, np.uint64, np.float16, np.float32,
@@ -52,7 +53,6 @@ def sample(dtype, shape=(4, 6)) -> np.ndarray:
 def address(array) -> int:
     """The address of an asnumpy cpu array's (or a NumPy array's) first element."""
     if isinstance(array, ap.ndarray):
-        from asnumpy._interop.dlpack import element_address
         return element_address(array)
     return array.__array_interface__["data"][0]
 
@@ -417,7 +417,6 @@ def test_imported_memory_is_released_with_the_last_asnumpy_array():
     producer = Producer(source)
     a = ap.from_dlpack(producer)
     view = a[2:]
-    import weakref
     ref = weakref.ref(source)
     weakref.finalize(source, released.append, True)
     del source, producer, a

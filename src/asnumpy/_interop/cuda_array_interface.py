@@ -9,9 +9,10 @@ Arrays on other devices have no such attribute (``hasattr`` is False).
 
 :func:`alias_interface` aliases an object exposing the interface as a cuda
 array (keeping the object alive) after making the current stream wait for
-the producer's; ``asarray`` and ``from_dlpack`` accept such objects through it.  The interface does not say which GPU holds the pointer: the
-array lands on the ``device`` asked for, else the current device when it is
-a cuda device, else ``cuda:0``.
+the producer's; ``asarray`` and ``from_dlpack`` accept such objects through
+it.  The interface does not say which GPU holds the pointer: the array
+lands on the ``device`` asked for, else the current device when it is a cuda
+device, else ``cuda:0``.
 
 The DLPack stream values (:func:`stream_waits_for`) share the machinery:
 the driver wraps a foreign ``cudaStream_t`` (``external_stream``) and
