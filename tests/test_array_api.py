@@ -298,3 +298,18 @@ def test_floor_divide_by_and_of_infinity_is_numpys(xp, dtype):
         in_place = x1.copy()
         in_place //= x2
         return xp.floor_divide(x1, x2), x1 // x2, in_place
+
+
+@testing.for_complex_dtypes()
+@testing.numpy_asnumpy_array_equal()
+def test_expm1_and_tanh_of_complex_specials_are_numpys(xp, dtype):
+    """The standard asks ``expm1(inf+0j) == inf+0j`` and ``tanh(inf+3j) == 1+0j``;
+    NumPy gives ``inf+nanj`` and ``1-0j`` (C99's sign of the zero)."""
+    inf, nan = numpy.inf, numpy.nan
+    z = xp.asarray([complex(inf, 0), complex(-inf, inf), complex(inf, inf), complex(-inf, nan),
+                    complex(nan, 0), complex(-0.0, 0.0), complex(inf, 3.0), complex(inf, 1.0)],
+                   dtype=dtype)
+    with numpy.errstate(invalid="ignore"):
+        values = xp.expm1(z), xp.tanh(z)
+    # NaN == NaN in the comparison; the signs of zeros are compared through signbit
+    return values + tuple(xp.signbit(part) for v in values for part in (v.real, v.imag))
