@@ -126,6 +126,18 @@ def test_to_device_of_a_view_and_on_its_own_device():
         a.to_device("cpu:99")
 
 
+def test_to_device_on_a_user_stream():
+    host = testing.shaped_arange((40, 3), numpy, numpy.float64)
+    stream = asnumpy.Stream()
+    a = asnumpy.asarray(host, stream=stream)
+    moved = a.to_device("cpu:1", stream=stream)
+    stream.synchronize()
+    assert moved.device == asnumpy.Device("cpu:1")
+    numpy.testing.assert_array_equal(asnumpy.asnumpy(moved), host)
+    with pytest.raises(TypeError, match="stream"):
+        a.to_device("cpu:1", stream="not a stream")
+
+
 # -- astype (the function) -----------------------------------------------------------------
 
 @pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
