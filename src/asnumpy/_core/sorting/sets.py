@@ -134,15 +134,17 @@ _ARRAY_API_DOC = """{summary}
     """
 
 
-def _array_api_unique(name, result, summary, returns):
+def _array_api_unique(name, result, summary, returns, computed_as=(None, None)):
     """The Array API function ``name``: ``numpy.<name>`` on the device data.
 
-    ``result`` is its NamedTuple of results, or None for a single array.
+    ``result`` is its NamedTuple of results, or None for a single array;
+    ``computed_as`` is (NumPy function, keywords) when not ``numpy.<name>`` itself.
     """
+    numpy_name, keywords = computed_as
 
     def function(x):
         x = device_operand(x)
-        results = call_held(name, name, x._device, (x,))
+        results = call_held(name, numpy_name or name, x._device, (x,), keywords)
         return results[0] if result is None else result(*results)
 
     return public(name, function,
@@ -162,9 +164,14 @@ unique_inverse = _array_api_unique(
     "Unique values and the indices that rebuild ``x`` from them (Array API).",
     "UniqueInverseResult\n        ``(values, inverse_indices)``; ``inverse_indices`` has "
     "``x``'s shape.")
+# Sorted, as unique_all/unique_counts/unique_inverse are (NumPy 2.4's unique_values is
+# in hash order, which the standard allows): consumers such as scikit-learn pair
+# unique_values with unique_counts and expect the same order.
 unique_values = _array_api_unique(
-    "unique_values", None, "The unique values of ``x`` (Array API; NaNs are not collapsed).",
-    "asnumpy.ndarray\n        1-D array of the unique values.")
+    "unique_values", None,
+    "The unique values of ``x``, sorted (Array API; NaNs are not collapsed).",
+    "asnumpy.ndarray\n        1-D array of the unique values in ascending order (NaNs last).",
+    computed_as=("unique", {"equal_nan": False}))
 
 
 @named("isin")
