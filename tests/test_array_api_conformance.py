@@ -47,9 +47,13 @@ def test_array_api_conformance_suite_passes(tmp_path):
     for module in ("ndindex", "pytest_jsonreport", "hypothesis"):
         pytest.importorskip(module)
     report = tmp_path / "report.json"
-    env = dict(os.environ, ARRAY_API_TESTS_MODULE="asnumpy")
+    # a fresh example database each run: the same examples in CI as here, and
+    # nothing written into the (read-only) copy of the suite
+    env = dict(os.environ, ARRAY_API_TESTS_MODULE="asnumpy",
+               HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"))
     env.pop("PYTEST_ADDOPTS", None)
     command = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-p", "no:cacheprovider",
+               "-p", "no:benchmark",
                "--max-examples=20", "--hypothesis-seed=0", "--json-report",
                f"--json-report-file={report}", *_worker_options()]
     finished = subprocess.run(command, cwd=suite, env=env, capture_output=True, text=True)
