@@ -100,12 +100,12 @@ def test_clip_out_where_dtype_and_empty(xp):
 @same_as_numpy(accept_error=(TypeError, ValueError))
 def test_clip_errors(xp, case):
     a = xp.asarray([1.0, 2.0, 3.0])
-    if case == "missing a_max":
-        return xp.clip(a, 1)
+    if case == "missing a_max":       # clip(a, 1) is the standard's lower bound alone
+        return xp.clip(a, a_min=1)
     if case == "missing a_min":
         return xp.clip(a, a_max=1)
-    if case == "both min forms":
-        return xp.clip(a, 0, 1, min=0)
+    if case == "both min forms":      # positional bounds are asnumpy's min and max
+        return xp.clip(a, a_min=0, a_max=1, min=0)
     if case == "bad casting":
         return xp.clip(a, 0, 1, out=xp.zeros(3, dtype=numpy.int64))
     if case == "no broadcast":
