@@ -371,6 +371,17 @@ def test_array_almost_equal_and_less():
 # -- loops ---------------------------------------------------------------------
 
 
+def _dtypes_passed_by(decorator):
+    seen = []
+
+    @decorator
+    def body(dtype):
+        seen.append(dtype)
+
+    body()
+    return seen
+
+
 @pytest.mark.parametrize("decorator, expected", [
     (testing.for_all_dtypes(), ALL_TYPES),
     (testing.for_all_dtypes(no_float16=True, no_bool=True, no_complex=True),
@@ -390,13 +401,7 @@ def test_array_almost_equal_and_less():
      [numpy.float32, numpy.int16, numpy.uint8]),
 ])
 def test_dtype_loops_run_every_dtype(decorator, expected):
-    seen = []
-
-    @decorator
-    def body(dtype):
-        seen.append(dtype)
-
-    body()
+    seen = _dtypes_passed_by(decorator)
     assert seen == expected
     assert all(isinstance(t, type) and issubclass(t, numpy.generic) for t in seen)
 
@@ -931,3 +936,284 @@ def test_to_host_keeps_named_tuples():
     result = asnumpy.linalg.eigh(asnumpy.eye(2))
     host = to_host(result)
     assert type(host) is type(result) and isinstance(host.eigenvalues, numpy.ndarray)
+
+
+# -- AsNumpy's options of the dtype loops ---------------------------------------
+
+
+@pytest.mark.parametrize("decorator, expected", [
+    (testing.for_all_dtypes(exclude=[numpy.float64, "i4"]),
+     [t for t in ALL_TYPES if t not in (numpy.float64, numpy.int32)]),
+    (testing.for_all_dtypes(exclude=numpy.complex64),
+     [t for t in ALL_TYPES if t is not numpy.complex64]),
+    (testing.for_all_dtypes(no_uint32=True, no_uint64=True),
+     [t for t in ALL_TYPES if t not in (numpy.uint32, numpy.uint64)]),
+    (testing.for_float_dtypes(exclude=[numpy.dtype("f2")]), [numpy.float32, numpy.float64]),
+    (testing.for_int_dtypes(exclude=[numpy.bool_, numpy.int8], no_uint64=True),
+     [numpy.int16, numpy.int32, numpy.int64, numpy.uint8, numpy.uint16, numpy.uint32]),
+    (testing.for_signed_dtypes(exclude=[numpy.int64]), [numpy.int8, numpy.int16, numpy.int32]),
+    (testing.for_unsigned_dtypes(no_uint32=True), [numpy.uint8, numpy.uint16, numpy.uint64]),
+    (testing.for_complex_dtypes(exclude=[numpy.complex128]), [numpy.complex64]),
+])
+def test_dtype_loops_leave_out_what_asnumpy_options_say(decorator, expected):
+    assert _dtypes_passed_by(decorator) == expected
+
+
+def test_asnumpy_options_default_to_every_dtype():
+    # AsNumpy defaulted no_float16/no_uint32/no_uint64 to True; asnumpy has those dtypes.
+    for factory in (testing.for_all_dtypes, testing.for_unsigned_dtypes, testing.for_int_dtypes):
+        params = inspect.signature(factory).parameters
+        assert params["exclude"].default is None
+        assert params["no_uint32"].default is False and params["no_uint64"].default is False
+    assert inspect.signature(testing.for_all_dtypes).parameters["no_float16"].default is False
+
+
+@testing.for_all_dtypes(exclude=[numpy.float64])
+def test_a_body_failing_only_for_an_excluded_dtype_passes(dtype):
+    assert dtype is not numpy.float64
+
+
+def test_excluding_every_dtype_is_an_error():
+    with pytest.raises(ValueError, match="nothing to loop over"):
+        testing.for_complex_dtypes(exclude=[numpy.complex64, numpy.complex128])(
+            lambda dtype: None)
+
+
+def test_combination_loops_take_the_asnumpy_options():
+    seen = set()
+
+    @testing.for_all_dtypes_combination(names=("a", "b"), full=True,
+                                        exclude=[numpy.float64], no_uint64=True)
+    def body(a, b):
+        seen.update((a, b))
+
+    body()
+    assert seen == set(ALL_TYPES) - {numpy.float64, numpy.uint64}
+    # CuPy's positional order still binds: names, no_bool, full.
+    params = list(inspect.signature(testing.for_int_dtypes_combination).parameters)
+    assert params[:3] == ["names", "no_bool", "full"]
+
+
+# -- sp_name / scipy_name and allclose's strides_check -------------------------------
+
+
+def test_scipy_name_runs_scipy_on_asnumpy_arrays():
+    pytest.importorskip("scipy")
+    import scipy
+    import scipy.special
+
+    seen = []
+
+    # device_check: with SCIPY_ARRAY_API=1 (tests/conftest.py) SciPy computes in asnumpy
+    @testing.numpy_asnumpy_allclose(rtol=1e-12, scipy_name="scipy", device_check=True)
+    def body(xp, scipy):
+        seen.append(scipy)
+        x = xp.asarray(numpy.array([[1.0, 2.0, 3.0], [-4.0, 0.5, 6.0]]))
+        return scipy.special.logsumexp(x, axis=1)
+
+    assert list(inspect.signature(body).parameters) == []
+    body()
+    assert seen == [scipy, scipy]
+
+
+def test_sp_name_passes_scipy_sparse():
+    pytest.importorskip("scipy")
+    import scipy.sparse
+
+    @testing.numpy_asnumpy_array_equal(sp_name="sp", scipy_name="sc")
+    def body(xp, sp, sc):
+        assert sp is scipy.sparse and sc.sparse is scipy.sparse
+        return sp.csr_array(numpy.eye(3)).toarray()
+
+    body()
+
+
+def test_scipy_modules_missing_raise_a_clear_error(monkeypatch):
+    @testing.numpy_asnumpy_array_equal(scipy_name="scipy")
+    def body(xp, scipy):
+        return xp.zeros(2)
+
+    monkeypatch.setitem(sys.modules, "scipy", None)  # import scipy now fails
+    with pytest.raises(ImportError, match=r"numpy_asnumpy_array_equal.*SciPy is not installed"):
+        body()
+
+
+def test_scipy_names_must_be_argument_names():
+    with pytest.raises(TypeError, match="sp_name"):
+        testing.numpy_asnumpy_allclose(sp_name=3)
+
+
+def test_allclose_strides_check():
+    @testing.numpy_asnumpy_allclose(strides_check=True)
+    def transposed(xp):
+        a = xp.asarray(numpy.arange(6.0).reshape(2, 3))
+        return a.T if xp is numpy else a.T.copy()
+
+    with pytest.raises(AssertionError, match="strides differ"):
+        transposed()
+
+    @testing.numpy_asnumpy_allclose(strides_check=True)
+    def same(xp):
+        return xp.asarray(numpy.arange(6.0).reshape(2, 3)).T
+
+    same()
+
+
+# -- test data and constants -------------------------------------------------------
+
+
+def test_constants_cover_edge_shapes_every_dtype_and_both_orders():
+    assert () in testing.TEST_SHAPES and any(0 in s for s in testing.TEST_SHAPES)
+    assert list(testing.TEST_DTYPES) == ALL_TYPES
+    assert testing.TEST_ORDERS == ("C", "F")
+
+
+@testing.for_all_dtypes()
+def test_generate_test_data(dtype):
+    host = testing.generate_test_data((4, 50), dtype, numpy, seed=1)
+    device = testing.generate_test_data((4, 50), dtype, seed=1)
+    assert isinstance(device, asnumpy.ndarray) and host.dtype == device.dtype == dtype
+    numpy.testing.assert_array_equal(device.get(), host)
+    if numpy.dtype(dtype).kind in "iufc":
+        values = host.real if numpy.dtype(dtype).kind == "c" else host
+        assert values.min() >= (0 if numpy.dtype(dtype).kind == "u" else -10)
+        assert values.max() < 10
+        if numpy.dtype(dtype).kind != "u":
+            assert values.min() < 0  # signs included
+    else:
+        assert set(host.ravel().tolist()) == {True, False}
+
+
+def test_generate_test_data_seed_range_and_layout():
+    state = numpy.random.get_state()
+    a = testing.generate_test_data((3, 4), numpy.float64, numpy, seed=5)
+    numpy.testing.assert_array_equal(a, testing.generate_test_data((3, 4), "f8", numpy, seed=5))
+    assert not numpy.array_equal(a, testing.generate_test_data((3, 4), "f8", numpy, seed=6))
+    numpy.testing.assert_array_equal(numpy.random.get_state()[1], state[1])
+    b = testing.generate_test_data(100, numpy.uint8, numpy, low=250, high=256)
+    assert b.min() >= 250
+    assert testing.generate_test_data((2, 3), order="F").flags.f_contiguous
+    assert testing.generate_test_data((), numpy.int8, numpy).shape == ()
+    with pytest.raises(ValueError, match="generate_test_data"):
+        testing.generate_test_data(3, numpy.uint8, low=-1)
+
+
+# -- parameterized tests ------------------------------------------------------------
+
+
+def test_product_and_product_dict():
+    assert testing.product({"a": [1, 2], "b": ["x", "y"]}) == [
+        {"a": 1, "b": "x"}, {"a": 1, "b": "y"}, {"a": 2, "b": "x"}, {"a": 2, "b": "y"}]
+    assert testing.product({}) == [{}]
+    assert testing.product({"a": []}) == []
+    assert testing.product_dict([{"a": 1}, {"a": 2}], [{"b": 3, "c": 4}]) == [
+        {"a": 1, "b": 3, "c": 4}, {"a": 2, "b": 3, "c": 4}]
+    # AsNumpy's form: dicts of value lists
+    assert testing.product_dict({"a": [1, 2]}, {"b": [3]}) == [{"a": 1, "b": 3}, {"a": 2, "b": 3}]
+    assert testing.product_dict([{"a": 1}], [{"a": 2}]) == [{"a": 2}]
+    with pytest.raises(TypeError, match="product"):
+        testing.product([("a", 1)])
+    with pytest.raises(TypeError, match="product_dict"):
+        testing.product_dict([1, 2])
+
+
+@testing.parameterize(*testing.product({"shape": [(2, 3), (0,)], "dtype": [numpy.int8, "f4"]}))
+class TestParameterizedClass:
+    # pytest collects the four generated classes; the decorated name holds a TestBundle.
+
+    def test_attributes_are_set(self):
+        a = asnumpy.zeros(self.shape, dtype=self.dtype)
+        assert a.shape == self.shape and a.dtype == numpy.dtype(self.dtype)
+        assert self._params == {"shape": self.shape, "dtype": self.dtype}
+
+
+@testing.parameterize({"k": 1}, {"k": 2})
+@testing.parameterize({"n": 10}, {"n": 20}, {"n": 30})
+class TestStackedParameterize(unittest.TestCase):
+    def test_both_attributes(self):
+        assert self.k in (1, 2) and self.n in (10, 20, 30)
+
+
+def test_parameterize_generates_the_cases():
+    module = sys.modules[__name__]
+    assert isinstance(TestParameterizedClass, testing.TestBundle)
+    generated = [c for c in TestParameterizedClass]
+    assert len(generated) == 4
+    assert [(c.shape, c.dtype) for c in generated] == [
+        ((2, 3), numpy.int8), ((2, 3), "f4"), ((0,), numpy.int8), ((0,), "f4")]
+    for cls in generated:
+        assert getattr(module, cls.__name__) is cls and cls.__name__.isidentifier()
+        assert cls.__name__.startswith("TestParameterizedClass_param_")
+    stacked = list(TestStackedParameterize)
+    assert sorted((c.k, c.n) for c in stacked) == [(k, n) for k in (1, 2) for n in (10, 20, 30)]
+    assert all(issubclass(c, unittest.TestCase) for c in stacked)
+    # the classes of the inner decorator were replaced in the module by the outer's
+    inner = [name for name in vars(module) if name.startswith("TestStackedParameterize_param")
+             and getattr(module, name) not in stacked]
+    assert inner == []
+
+
+def test_parameterize_runs_each_case_under_pytest(tmp_path):
+    import subprocess
+    import textwrap
+
+    (tmp_path / "test_generated.py").write_text(textwrap.dedent("""
+        from asnumpy import testing
+
+        @testing.parameterize(*testing.product({"a": [1, 2, 3], "b": [0, 1]}))
+        class TestCase:
+            def test_it(self):
+                assert (self.a, self.b) != (3, 1)
+
+        @testing.parameterize({"x": 1, "y": 2}, {"x": 5, "y": 5})
+        def test_function(x, y):
+            assert x <= y
+    """))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider",
+                          "test_generated.py"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert "1 failed, 7 passed" in run.stdout, run.stdout
+    assert "TestCase_param_5_a_3_b_1::test_it" in run.stdout
+    assert "test_function[x=1,y=2]" not in run.stdout  # passed: not listed by -rf
+
+
+def test_parameterize_errors():
+    with pytest.raises(ValueError, match="no parameter sets"):
+        testing.parameterize()
+    with pytest.raises(TypeError, match="must be a dict"):
+        testing.parameterize([("a", 1)])
+    with pytest.raises(ValueError, match="the names"):
+        testing.parameterize({"a": 1}, {"b": 2})(lambda a: None)
+
+
+def test_parameterize_test_class_and_make_decorator():
+    class Base:
+        pass
+
+    classes = testing.parameterize_test_class(Base, {"dtype": [numpy.float32, numpy.int64]})
+    assert [c.dtype for c in classes] == [numpy.float32, numpy.int64]
+    assert all(issubclass(c, Base) for c in classes)
+    assert classes[0].__name__ == "Base_param_0_dtype_float32"
+
+    doubled = testing.make_decorator(
+        lambda cls: testing.generate_test_classes(cls, [{"twice": True}, {"twice": False}]))
+    bundle = doubled(Base)
+    assert isinstance(bundle, testing.TestBundle) and len(bundle) == 2
+    assert [c.twice for c in bundle] == [True, False]
+    assert testing.TestBundle.__test__ is False
+
+
+def test_pytest_helpers():
+    assert testing.pytest_is_available()
+    assert testing.fixture is pytest.fixture
+    assert testing.skip.name == "skip" and testing.skipif.name == "skipif"
+    assert testing.xfail.name == "xfail"
+    with pytest.raises(AttributeError):
+        testing.no_such_helper  # noqa: B018
+
+
+def test_pytest_helpers_without_pytest(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pytest", None)
+    assert not testing.pytest_is_available()
+    with pytest.raises(ImportError, match="skipif is pytest's"):
+        testing.skipif  # noqa: B018

@@ -4,15 +4,22 @@ Tests run one body with ``xp=numpy`` and ``xp=asnumpy`` and compare the
 results and errors (:func:`numpy_asnumpy_array_equal`,
 :func:`numpy_asnumpy_allclose` ...), loop over dtypes and orders
 (:func:`for_all_dtypes`, :func:`for_orders` ...), build deterministic inputs
-(:func:`shaped_arange`, :func:`shaped_random`), and compare arrays of either
-kind (:func:`assert_allclose` ...).  The names are CuPy's and AsNumpy's, so
-their test suites port with ``cupy``/``numpy_cupy`` renamed.
+(:func:`shaped_arange`, :func:`shaped_random`, :func:`generate_test_data`),
+generate parameterized test classes (:func:`parameterize`, :func:`product`
+...), and compare arrays of either kind (:func:`assert_allclose` ...).  The
+names are CuPy's and AsNumpy's, so their test suites port with
+``cupy``/``numpy_cupy`` renamed.
 
 Loaded on first use of ``asnumpy.testing`` (``import asnumpy`` does not import
-pytest).
+pytest).  pytest is optional here too: ``fixture``, ``skip``, ``skipif`` and
+``xfail`` are pytest's, looked up when first used (and so left out of
+``__all__``).
 """
 
-from ._arrays import shaped_arange, shaped_random, shaped_reverse_arange
+from ._arrays import (
+    TEST_DTYPES, TEST_ORDERS, TEST_SHAPES, generate_test_data, shaped_arange, shaped_random,
+    shaped_reverse_arange,
+)
 from ._compare import (
     assert_allclose, assert_array_almost_equal, assert_array_almost_equal_nulp, assert_array_equal,
     assert_array_less, assert_array_list_equal, assert_array_max_ulp,
@@ -27,6 +34,10 @@ from ._loops import (
     for_float_dtypes_combination, for_int_dtypes, for_int_dtypes_combination, for_orders,
     for_signed_dtypes, for_signed_dtypes_combination, for_unsigned_dtypes,
     for_unsigned_dtypes_combination,
+)
+from ._parameterized import (
+    PYTEST_NAMES, TestBundle, generate_test_classes, make_decorator, parameterize,
+    parameterize_test_class, product, product_dict, pytest_attribute, pytest_is_available,
 )
 from ._seed import current_seed, with_seed
 from ._assertions import (
@@ -54,4 +65,15 @@ __all__ = [
     "suppress_warnings", "assert_warns", "assert_no_warnings", "assert_warns_message",
     # arrays and randomness
     "shaped_arange", "shaped_reverse_arange", "shaped_random", "with_seed", "current_seed",
+    "generate_test_data", "TEST_SHAPES", "TEST_DTYPES", "TEST_ORDERS",
+    # parameterized tests
+    "parameterize", "product", "product_dict", "parameterize_test_class",
+    "generate_test_classes", "make_decorator", "TestBundle", "pytest_is_available",
 ]
+
+
+def __getattr__(name):
+    # pytest's decorators (fixture, skip, skipif, xfail), imported on first use.
+    if name in PYTEST_NAMES:
+        return pytest_attribute(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

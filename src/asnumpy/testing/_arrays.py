@@ -12,7 +12,12 @@ import operator
 
 import numpy
 
-__all__ = ["shaped_arange", "shaped_reverse_arange", "shaped_random"]
+from .._dtypes import SUPPORTED_DTYPES
+
+__all__ = [
+    "shaped_arange", "shaped_reverse_arange", "shaped_random", "generate_test_data",
+    "TEST_SHAPES", "TEST_DTYPES", "TEST_ORDERS",
+]
 
 
 def _shape_tuple(shape) -> tuple[int, ...]:
@@ -140,3 +145,65 @@ def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=0, order="
     else:
         values = numpy.asarray(rng.rand(*shape)) * scale
     return _move(numpy.asarray(values).astype(dtype), xp, order, device)
+
+
+def _integer_bounds(dtype, low, high):
+    info = numpy.iinfo(dtype)
+    low = (0 if info.min == 0 else -10) if low is None else low
+    high = 10 if high is None else high
+    if low < info.min or high - 1 > info.max or low >= high:
+        raise ValueError(f"asnumpy.testing.generate_test_data: [{low}, {high}) is not a "
+                         f"non-empty range of {dtype} values")
+    return low, high
+
+
+@_placement_documented
+def generate_test_data(shape, dtype=numpy.float64, xp=None, *, low=None, high=None, seed=0,
+                       order="C", device=None):
+    """Random test data of ``dtype`` in ``[low, high)``, signs included, the same per seed.
+
+    Unlike :func:`shaped_random` (values in ``[0, scale)``), the default
+    range holds negative values wherever the dtype does, which is what
+    tests of signs, absolute values and rounding need.  The values come from
+    a private ``numpy.random.default_rng(seed)`` (the global NumPy random
+    state is left alone).
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        Shape of the array.
+    dtype : data-type, optional
+        dtype of the array.  bool draws True and False with equal
+        probability; integer dtypes draw integers; complex dtypes draw the
+        real and imaginary parts separately from the range.
+    xp : module, optional
+        ``numpy``, ``asnumpy`` (the default when None) or another array module.
+    low, high : number, optional
+        The range; by default ``[-10, 10)``, and ``[0, 10)`` for unsigned
+        dtypes.  Ignored for bool.  An integer range must fit the dtype
+        (ValueError otherwise).
+    seed : int or None, optional
+        Seed of the random generator; None draws fresh entropy.
+    """
+    shape = _shape_tuple(shape)
+    dtype = numpy.dtype(dtype)
+    rng = numpy.random.default_rng(seed)
+    if dtype == numpy.bool_:
+        values = rng.integers(0, 2, size=shape).astype(bool)
+    elif dtype.kind in "iu":
+        values = rng.integers(*_integer_bounds(dtype, low, high), size=shape, dtype=dtype)
+    else:
+        low = -10.0 if low is None else low
+        high = 10.0 if high is None else high
+        values = rng.uniform(low, high, size=shape)
+        if dtype.kind == "c":
+            values = values + 1j * rng.uniform(low, high, size=shape)
+    return _move(numpy.asarray(values).astype(dtype), xp, order, device)
+
+
+#: Shapes worth running a test over: 0-d, empty, a length-1 axis, 1-d to 3-d.
+TEST_SHAPES = ((), (0,), (1,), (5,), (2, 3), (2, 0, 3), (1, 3), (2, 3, 4))
+#: Every dtype asnumpy supports, as NumPy scalar types (as the loops pass them).
+TEST_DTYPES = tuple(d.type for d in SUPPORTED_DTYPES)
+#: The memory orders of ``order=`` arguments.
+TEST_ORDERS = ("C", "F")

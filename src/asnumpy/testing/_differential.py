@@ -334,27 +334,70 @@ def _run_both(impl, args, kwargs, name):
     return asnumpy_result, asnumpy_error, numpy_result, numpy_error
 
 
-def _differential(decorator, name, accept_error, finish):
-    """The shared decorator: run both sides, check errors, then ``finish`` compares."""
+# CuPy's sp_name and scipy_name: keyword -> the SciPy module both runs receive.
+# asnumpy has no SciPy namespace of its own; with SCIPY_ARRAY_API=1 SciPy's
+# Array API support computes on asnumpy arrays in asnumpy, so the asnumpy run
+# still exercises asnumpy.
+_SCIPY_MODULES = {"sp_name": "scipy.sparse", "scipy_name": "scipy"}
+
+
+def _scipy_keywords(decorator, sp_name, scipy_name):
+    """``{keyword: module name}`` for the ``sp_name``/``scipy_name`` arguments given."""
+    keywords = {}
+    for option, keyword in (("sp_name", sp_name), ("scipy_name", scipy_name)):
+        if keyword is None:
+            continue
+        if not isinstance(keyword, str) or not keyword.isidentifier():
+            raise TypeError(f"asnumpy.testing.{decorator}: {option} must be an argument name, "
+                            f"got {keyword!r}")
+        keywords[keyword] = _SCIPY_MODULES[option]
+    return keywords
+
+
+def _import_scipy_modules(decorator, keywords):
+    """The modules for ``keywords``, imported when the test runs (SciPy is optional)."""
+    import importlib
+
+    modules = {}
+    for keyword, module_name in keywords.items():
+        try:
+            modules[keyword] = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ImportError(
+                f"asnumpy.testing.{decorator}: the test takes {module_name} as {keyword!r} "
+                f"(sp_name/scipy_name), and SciPy is not installed: {exc}"
+            ) from exc
+    return modules
+
+
+def _differential(decorator, name, accept_error, finish, scipy_keywords=None):
+    """The shared decorator: run both sides, check errors, then ``finish`` compares.
+
+    ``scipy_keywords`` (from :func:`_scipy_keywords`) names the SciPy modules
+    passed to both runs.
+    """
     accepted = _accepted_errors(accept_error, decorator)
+    scipy_keywords = scipy_keywords or {}
 
     def decorate(impl):
         where = getattr(impl, "__qualname__", repr(impl))
 
         def run(args, kwargs):
             __tracebackhide__ = True
+            if scipy_keywords:
+                kwargs = {**kwargs, **_import_scipy_modules(decorator, scipy_keywords)}
             a_result, a_error, n_result, n_error = _run_both(impl, args, kwargs, name)
             if a_error is not None or n_error is not None:
                 _check_errors(a_error, n_error, accepted, where, a_result, n_result)
                 return
             finish(a_result, n_result, where)
 
-        return wrap_injecting(run, impl, (name,), decorator)
+        return wrap_injecting(run, impl, (name, *scipy_keywords), decorator)
 
     return decorate
 
 
-def _array_decorator(decorator, name, accept_error, comparison):
+def _array_decorator(decorator, name, accept_error, comparison, scipy_keywords=None):
     def finish(a_result, n_result, where):
         __tracebackhide__ = True
         if a_result is None and n_result is None:
@@ -363,11 +406,12 @@ def _array_decorator(decorator, name, accept_error, comparison):
             )
         comparison.compare(a_result, n_result, where)
 
-    return _differential(decorator, name, accept_error, finish)
+    return _differential(decorator, name, accept_error, finish, scipy_keywords)
 
 
 def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=True,
-                              accept_error=False, strides_check=False, device_check=False):
+                              accept_error=False, sp_name=None, scipy_name=None,
+                              strides_check=False, device_check=False):
     """Decorator: run the test with NumPy and asnumpy; results must be equal.
 
     The test body is called with ``xp=numpy`` and then with ``xp=asnumpy``
@@ -393,6 +437,14 @@ def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=Tr
         reduced to their public ancestors).  When only one side raises, or
         the errors are incompatible, AssertionError is raised; compatible
         errors not accepted propagate.
+    sp_name, scipy_name : str, optional
+        Argument names that receive ``scipy.sparse`` and ``scipy`` (CuPy's
+        and AsNumpy's options).  asnumpy has no SciPy namespace of its own,
+        so both runs get SciPy's modules; with ``SCIPY_ARRAY_API=1`` set
+        before SciPy is imported, SciPy's Array API functions (such as
+        ``scipy.special.logsumexp``) compute on asnumpy arrays in asnumpy.
+        SciPy is imported when the test runs; ImportError names the test's
+        need when it is missing.
     strides_check : bool or 'exact', optional
         Whether the memory layouts of arrays must agree too.  True compares
         the layout: the strides of the axes longer than 1 of non-empty
@@ -418,12 +470,13 @@ def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=Tr
                              strides_check=_strides_mode(strides_check,
                                                          "numpy_asnumpy_array_equal"),
                              device_check=device_check)
-    return _array_decorator("numpy_asnumpy_array_equal", name, accept_error, comparison)
+    return _array_decorator("numpy_asnumpy_array_equal", name, accept_error, comparison,
+                            _scipy_keywords("numpy_asnumpy_array_equal", sp_name, scipy_name))
 
 
 def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp",
-                           type_check=True, accept_error=False, contiguous_check=False,
-                           device_check=False):
+                           type_check=True, accept_error=False, sp_name=None, scipy_name=None,
+                           strides_check=False, contiguous_check=False, device_check=False):
     """Decorator: run the test with NumPy and asnumpy; results must be close.
 
     As :func:`numpy_asnumpy_array_equal`, comparing values with
@@ -446,6 +499,12 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
         Whether dtypes (and Python scalar types) must agree.
     accept_error : bool, exception class or tuple of classes, optional
         Errors the test may raise, as for :func:`numpy_asnumpy_array_equal`.
+    sp_name, scipy_name : str, optional
+        Argument names that receive ``scipy.sparse`` and ``scipy``, as for
+        :func:`numpy_asnumpy_array_equal`.
+    strides_check : bool or 'exact', optional
+        Whether the memory layouts must agree, as for
+        :func:`numpy_asnumpy_array_equal`.
     contiguous_check : bool, optional
         Whether the asnumpy result must be C (F) contiguous where NumPy's is.
     device_check : bool, optional
@@ -465,8 +524,10 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
                                       err_msg=header, verbose=verbose)
 
     comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
+                             strides_check=_strides_mode(strides_check, "numpy_asnumpy_allclose"),
                              contiguous_check=contiguous_check, device_check=device_check)
-    return _array_decorator("numpy_asnumpy_allclose", name, accept_error, comparison)
+    return _array_decorator("numpy_asnumpy_allclose", name, accept_error, comparison,
+                            _scipy_keywords("numpy_asnumpy_allclose", sp_name, scipy_name))
 
 
 def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="xp",

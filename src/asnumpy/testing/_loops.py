@@ -247,7 +247,29 @@ def for_dtypes_combination(types, names=("dtype",), full=None):
     return _loop_decorator("for_dtypes_combination", names, make_cases)
 
 
-_FLAG_WORDS = {"no_float16": "float16", "no_bool": "bool", "no_complex": "the complex dtypes"}
+_FLAG_WORDS = {
+    "no_float16": "float16", "no_bool": "bool", "no_complex": "the complex dtypes",
+    "no_uint32": "uint32", "no_uint64": "uint64",
+}
+
+# AsNumpy's extra options, accepted after CuPy's parameters by every family
+# decorator.  AsNumpy defaulted no_float16/no_uint32/no_uint64 to True because
+# its NPU operators lacked those dtypes; asnumpy supports them, so here they
+# default to False like every other flag.
+_ASNUMPY_FLAGS = ("no_uint32", "no_uint64")
+
+
+def _without(types, no_uint32=False, no_uint64=False, exclude=None):
+    """``types`` less the dtypes the AsNumpy options leave out."""
+    if isinstance(exclude, (str, type, numpy.dtype)):  # one dtype rather than a list
+        exclude = (exclude,)
+    left_out = {numpy.dtype(t) for t in (exclude or ())}
+    if no_uint32:
+        left_out.add(numpy.dtype(numpy.uint32))
+    if no_uint64:
+        left_out.add(numpy.dtype(numpy.uint64))
+    return tuple(t for t in types if numpy.dtype(t) not in left_out)
+
 
 # (family, flags, types from the flags); the combination twins below
 # take ``names`` and ``full`` instead of ``name``.
@@ -312,36 +334,64 @@ def _family_decorator(func_name, params, doc, make):
     return decorator_factory
 
 
+_EXCLUDE_DOC = ("    exclude : sequence of data-types, optional\n"
+                "        dtypes to leave out (AsNumpy's option).\n")
+_ASNUMPY_NOTE = ("\n    AsNumpy's ``no_float16``, ``no_uint32`` and ``no_uint64`` default to True\n"
+                 "    there (its devices lacked those dtypes); asnumpy supports them, so here\n"
+                 "    every option defaults to False.\n")
+
+
+def _asnumpy_options(family):
+    """AsNumpy's keyword options of a family: ``exclude``, and the uint flags where uints are."""
+    flags = _ASNUMPY_FLAGS if family in ("all", "int", "unsigned") else ()
+    return flags, [(f, False) for f in flags] + [("exclude", None)]
+
+
+def _types_for(types_of, arguments, asnumpy_flags):
+    """The family's dtypes for the bound ``arguments`` (CuPy's flags, then AsNumpy's)."""
+    asnumpy_options = {k: arguments.pop(k) for k in (*asnumpy_flags, "exclude")}
+    return _without(types_of(**arguments), **asnumpy_options)
+
+
 def _single(family, flags, types_of):
-    def make(name, **flag_values):
-        return for_dtypes(types_of(**flag_values), name=name)
+    asnumpy_flags, asnumpy_params = _asnumpy_options(family)
+
+    def make(name, **arguments):
+        return for_dtypes(_types_for(types_of, arguments, asnumpy_flags), name=name)
 
     doc = (f"Decorator: {_SINGLE_HEADLINES[family]}\n\n"
            "    Parameters\n    ----------\n"
            "    name : str, optional\n        The keyword argument that receives the dtype.\n"
-           f"{_flags_doc(flags)}\n"
+           f"{_flags_doc(flags + asnumpy_flags)}{_EXCLUDE_DOC}\n"
            "    Returns\n    -------\n    callable\n"
-           "        The decorator; the decorated test no longer takes ``name``.\n    ")
-    params = [("name", "dtype")] + [(f, False) for f in flags]
+           "        The decorator; the decorated test no longer takes ``name``.\n"
+           f"{_ASNUMPY_NOTE}    ")
+    params = [("name", "dtype")] + [(f, False) for f in flags] + asnumpy_params
     return _family_decorator(f"for_{family}_dtypes", params, doc, make)
 
 
 def _combination(family, flags, types_of):
-    def make(names, full, **flag_values):
-        return for_dtypes_combination(types_of(**flag_values), names, full)
+    asnumpy_flags, asnumpy_params = _asnumpy_options(family)
+
+    def make(names, full, **arguments):
+        return for_dtypes_combination(_types_for(types_of, arguments, asnumpy_flags),
+                                      names, full)
 
     doc = (f"Decorator: :func:`for_dtypes_combination` over {_COMBINATION_HEADLINES[family]}.\n\n"
            "    Parameters\n    ----------\n"
            "    names : sequence of str, optional\n"
            "        The keyword arguments that receive dtypes.\n"
-           f"{_flags_doc(flags)}"
+           f"{_flags_doc(flags + asnumpy_flags)}{_EXCLUDE_DOC}"
            "    full : bool, optional\n"
            "        Whether to run the whole product; see :func:`for_dtypes_combination`.\n\n"
            "    Returns\n    -------\n    callable\n"
-           "        The decorator; the decorated test no longer takes ``names``.\n    ")
-    # for_all_dtypes_combination keeps CuPy's order: no_complex after full.
+           "        The decorator; the decorated test no longer takes ``names``.\n"
+           f"{_ASNUMPY_NOTE}    ")
+    # for_all_dtypes_combination keeps CuPy's order: no_complex after full;
+    # AsNumpy's options come last so that CuPy's positional calls still bind.
     flag_params = [(f, False) for f in flags]
-    params = [("names", ("dtype",))] + flag_params[:2] + [("full", None)] + flag_params[2:]
+    params = ([("names", ("dtype",))] + flag_params[:2] + [("full", None)] + flag_params[2:]
+              + asnumpy_params)
     return _family_decorator(f"for_{family}_dtypes_combination", params, doc, make)
 
 
