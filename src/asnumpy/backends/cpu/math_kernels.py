@@ -37,7 +37,8 @@ import numpy as np
 from . import fpstatus, parallel
 from .kernels import view
 
-__all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "SPLIT_MIN_WORK", "UFUNCS"]
+__all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "SPLIT_MIN_WORK", "STANDARD_VALUES",
+           "UFUNCS"]
 
 _ndarray = np.ndarray
 
@@ -119,6 +120,8 @@ def ufunc(outs, name, loop, inputs, where) -> None:
     (bit-identical to one call).
     """
     f, weight = _UFUNCS[name]
+    if name in STANDARD_VALUES and _with_standard_values(f, weight, outs, name, loop, inputs, where):
+        return
     # The lean path, for small calls: no thread hand-off, few Python steps,
     # and plain positional/keyword calls (NumPy's fast vectorcall path).
     if where is None and len(outs) == 1:
@@ -203,6 +206,87 @@ def _ufunc_general(f, weight, name, outs, loop, inputs, where):
     fpstatus.replay(parallel.run(piece, count), name)
 
 
+# ---------------------------------------------------------------------------
+# The Array API standard's special values where NumPy's loops differ
+#
+# asnumpy follows the standard (2024.12) where NumPy 2.4's loops give other
+# special values (docs/interop.md).  Per ufunc: the loop input types it
+# applies to, ``select(*inputs)`` -> bool mask of the elements NumPy gets
+# "wrong" (None: none), and ``value(*inputs)`` -> the standard's results for
+# those elements (inputs already masked and in the loop's types).
+
+def _floor_divide_select(x, y):
+    inf_x, inf_y = np.isinf(x), np.isinf(y)
+    if not (inf_x.any() or inf_y.any()):
+        return None
+    # exactly one operand infinite (a NaN one gives NaN both ways)
+    return inf_x != inf_y
+
+
+def _complex_nonfinite_or_zero(z):
+    return ~np.isfinite(z) | (z == 0)
+
+
+def _exp_minus_one(z):
+    # C99 cexp's special values, minus one: the standard's expm1 table
+    return np.exp(z) - 1
+
+
+def _infinite_real_finite_imaginary(z):
+    return np.isinf(z.real) & np.isfinite(z.imag)
+
+
+def _tanh_of_infinite_real(z):
+    # +-1 + 0j with the zero's sign that of imag(z) (NumPy: that of sin(2 imag(z)))
+    result = np.empty_like(z)
+    result.real = np.copysign(1, z.real)
+    result.imag = np.copysign(0, z.imag)
+    return result
+
+
+STANDARD_VALUES = {
+    # inf // 2 == inf, -1 // inf == -0.0 (NumPy: nan, -1.0): the quotient x / y
+    "floor_divide": ("efdg", _floor_divide_select, np.divide),
+    # expm1(inf+0j) == inf+0j (NumPy: inf+nanj) and the other non-finite rows
+    "expm1": ("FDG", _complex_nonfinite_or_zero, _exp_minus_one),
+    # tanh(inf+3j) == 1+0j (NumPy: 1-0j)
+    "tanh": ("FDG", _infinite_real_finite_imaginary, _tanh_of_infinite_real),
+}
+"""ufunc name -> (loop type chars, select, value): see the comment above."""
+
+
+def _with_standard_values(f, weight, outs, name, loop, inputs, where) -> bool:
+    """Run ``name`` with the standard's special values; False (nothing done)
+    when the loop or the inputs have none."""
+    if np.dtype(loop[0]).char not in STANDARD_VALUES[name][0]:
+        return False
+    return _standard_call(f, weight, name, view(outs[0]), loop, [_native(x) for x in inputs],
+                          None if where is None else _native(where))
+
+
+def _standard_call(f, weight, name, out, loop, args, where) -> bool:
+    """:func:`_with_standard_values` on NumPy arrays and scalars."""
+    _, select, value = STANDARD_VALUES[name]
+    with np.errstate(all="ignore"):
+        special = select(*args)
+    if special is None:
+        return False
+    special = np.broadcast_to(special, out.shape)
+    if where is not None:
+        special = special & where
+    if not special.any():
+        return False
+    # The standard's values are computed before NumPy's loop runs, since
+    # ``out`` may be an input (in place); the loop skips those elements.
+    picked = [np.broadcast_to(np.asarray(x, dtype=t), out.shape)[special]
+              for x, t in zip(args, loop)]
+    with np.errstate(all="ignore"):
+        values = value(*picked)
+    _ufunc_general(f, weight, name, (out,), loop, args, ~special)
+    out[special] = values
+    return True
+
+
 def _pick_axis(axes, shape, strides, want):
     """The axis to cut: outermost in memory among those at least ``want`` long,
     else the longest (None when every candidate has length < 2)."""
@@ -266,17 +350,28 @@ def reduce(out, name, array, axes, dtype, keepdims, initial, where) -> None:
     f = _UFUNCS[name][0]
     a = view(array)
     o = view(out)
+    fold = name in STANDARD_VALUES and len(axes) == 1 and _folds(name, dtype or o.dtype, a)
+    if fold and not np.isfinite(a).all():
+        return _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
     if initial is None and where is None:
         if a.size < REDUCE_SPLIT_MIN or not _reduce_split(f, a, o, axes, dtype, keepdims, {}):
             f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims)
-        return
-    kwargs = {}
-    if initial is not None:
-        kwargs["initial"] = initial
-    if where is not None:
-        kwargs["where"] = _native(where)
-    if a.size < REDUCE_SPLIT_MIN or not _reduce_split(f, a, o, axes, dtype, keepdims, kwargs):
-        f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims, **kwargs)
+    else:
+        kwargs = {}
+        if initial is not None:
+            kwargs["initial"] = initial
+        if where is not None:
+            kwargs["where"] = _native(where)
+        if a.size < REDUCE_SPLIT_MIN or not _reduce_split(f, a, o, axes, dtype, keepdims, kwargs):
+            f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims, **kwargs)
+    if fold and np.isnan(o).any():
+        _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
+
+
+def _reduce_by_fold(name, a, o, axis, dtype, keepdims, initial, where):
+    folded = _standard_fold(name, dtype or o.dtype, a, axis, initial,
+                            None if where is None else _native(where))[-1]
+    np.copyto(o, np.expand_dims(folded, axis) if keepdims else folded, casting="unsafe")
 
 
 def _reduce_split(f, a, o, axes, dtype, keepdims, kwargs) -> bool:
@@ -362,7 +457,47 @@ def _reduce_in_parts(f, a, axes, o, out_axes, dtype, keepdims, ax, bounds):
 
 def accumulate(out, name, array, axis, dtype) -> None:
     """``numpy.<name>.accumulate(array, axis=axis, dtype=dtype, out=out)``."""
-    _UFUNCS[name][0].accumulate(view(array), axis=axis, dtype=dtype, out=view(out))
+    a, o = view(array), view(out)
+    fold = name in STANDARD_VALUES and _folds(name, dtype or o.dtype, a)
+    if not fold or np.isfinite(a).all():
+        _UFUNCS[name][0].accumulate(a, axis=axis, dtype=dtype, out=o)
+        if not fold or not np.isnan(o).any():
+            return
+    np.copyto(np.moveaxis(o, axis, 0), _standard_fold(name, dtype or o.dtype, a, axis),
+              casting="unsafe")
+
+
+# Reductions and accumulations of a binary ufunc with standard special values
+# (floor_divide) are left folds: NumPy's when every operand is finite and
+# NumPy's result has no NaN (a quotient that overflowed to inf, then divided
+# by a finite number, leaves one), else one step at a time with the
+# standard's values.
+
+def _folds(name, dtype, a) -> bool:
+    """Whether ``name``'s reductions of ``a`` in ``dtype`` may need the standard's values."""
+    return (_UFUNCS[name][0].nin == 2 and np.dtype(dtype).char in STANDARD_VALUES[name][0]
+            and a.size > 0)
+
+
+def _standard_fold(name, dtype, a, axis, initial=None, where=None):
+    """The running results of ``name``'s left fold of ``a`` along ``axis``
+    (stacked along a new first axis), with the standard's special values."""
+    f = _UFUNCS[name][0]
+    loop = (np.dtype(dtype),) * 3
+    items = np.moveaxis(a, axis, 0).astype(dtype)
+    mask = None if where is None else np.moveaxis(np.broadcast_to(where, a.shape), axis, 0)
+    steps = np.empty((len(items) + (initial is not None),) + items.shape[1:], dtype)
+    if initial is None:          # (NumPy has refused ``where`` without ``initial``)
+        steps[0], rest = items[0], items[1:]
+    else:
+        steps[0], rest = initial, items
+    for k, item in enumerate(rest):
+        acc, step = steps[k, ...], steps[k + 1, ...]        # 0-d arrays, not scalars
+        if not _standard_call(f, 1, name, step, loop, [acc, item], None):
+            f(acc, item, out=step, signature=loop, casting="unsafe")
+        if mask is not None:
+            np.copyto(step, acc, where=~mask[k])
+    return steps if initial is None else steps[1:]
 
 
 def reduceat(out, name, array, indices, axis, dtype) -> None:

@@ -21,6 +21,10 @@ expression, or a statement block for several outputs, over:
 The result is stored with ``asn_cast`` (float to half rounds to nearest
 even).  The semantics are NumPy's (see the prelude's comments), except:
 
+* where the Array API standard's special cases and NumPy 2.4 disagree, the
+  standard's values, as on the cpu (``floor_divide`` with one infinite
+  operand, complex ``expm1`` at zero and non-finite arguments, complex
+  ``tanh`` at an infinite real part; see ``cpu.math_kernels.STANDARD_VALUES``);
 * floating-point error flags (NumPy's divide/overflow/invalid warnings) are
   not raised;
 * ``power`` of signed integers with a negative exponent, where NumPy raises
@@ -91,7 +95,10 @@ TABLE: dict[str, dict[str, str]] = {
     "subtract": {_ARITH: "asn_sub(a, b)"},
     "multiply": {"b": "a && b", _ARITH: "asn_mul(a, b)"},
     "divide": {"fc": "a / b"},
-    "floor_divide": {"iuf": "asn_floordiv(a, b)"},
+    # the Array API standard's special values: one infinite operand gives a / b
+    # (inf // 2 == inf, -1 // inf == -0.0), where NumPy gives nan and -1.0
+    "floor_divide": {_INT: "asn_floordiv(a, b)",
+                     "f": "asn_isinf(a) != asn_isinf(b) ? a / b : asn_floordiv(a, b)"},
     "remainder": {"iuf": "asn_remainder(a, b)"},
     "fmod": {_INT: "asn_int_fmod(a, b)", "f": "asn_fmod(a, b)"},
     "divmod": {_INT: "r0 = asn_int_floordiv(a, b); r1 = asn_int_remainder(a, b);",
@@ -110,13 +117,24 @@ TABLE: dict[str, dict[str, str]] = {
     "conjugate": {_INT + "f": "a", "c": "asn_conj(a)"},
     # exponents and logarithms
     **{name: {"fc": f"asn_{name}(a)"}
-       for name in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p")},
+       for name in ("exp", "exp2", "log", "log2", "log10", "log1p")},
+    # the standard's complex expm1 at zero and non-finite z is cexp(z) - 1 (NumPy: inf+nanj ...)
+    "expm1": {"f": "asn_expm1(a)",
+              "c": "if (asn_isfinite(a) && (a.re != 0 || a.im != 0)) { r0 = asn_expm1(a); } "
+                   "else { T e = asn_exp(a); r0 = asn_cpack(e.re - 1, e.im); }"},
     "logaddexp": {"f": "asn_logaddexp(a, b)"},
     "logaddexp2": {"f": "asn_logaddexp2(a, b)"},
     # trigonometric
     **{name: {"fc": f"asn_{'a' + name[3:] if name.startswith('arc') else name}(a)"}
        for name in ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
-                    "tanh", "arcsinh", "arccosh", "arctanh")},
+                    "arcsinh", "arccosh", "arctanh")},
+    # the standard's tanh(+-inf + yj) is +-1 + 0j with the sign of y on the zero (NumPy:
+    # that of sin(2y)); a real argument (NaN included) keeps its zero imaginary part
+    "tanh": {"f": "asn_tanh(a)",
+             "c": "typedef decltype(a.re) R; if (asn_isinf(a.re)) { "
+                  "r0 = asn_cpack(asn_copysign((R)1, a.re), asn_copysign((R)0, a.im)); } "
+                  "else if (a.im == 0) { r0 = asn_cpack(asn_tanh(a.re), a.im); } "
+                  "else { r0 = asn_tanh(a); }"},
     "arctan2": {"f": "asn_atan2(a, b)"},
     "hypot": {"f": "asn_hypot(a, b)"},
     # the constant is rounded as NumPy's: pi in the type, then divided in the type
