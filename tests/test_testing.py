@@ -1168,11 +1168,16 @@ def test_parameterize_runs_each_case_under_pytest(tmp_path):
         @testing.parameterize({"x": 1, "y": 2}, {"x": 5, "y": 5})
         def test_function(x, y):
             assert x <= y
+
+        @testing.parameterize({"n": 0}, {"n": 3})
+        @testing.numpy_asnumpy_array_equal()
+        def test_under_a_comparison(xp, n):
+            return xp.arange(n)
     """))
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider",
                           "test_generated.py"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300)
-    assert "1 failed, 7 passed" in run.stdout, run.stdout
+    assert "1 failed, 9 passed" in run.stdout, run.stdout
     assert "TestCase_param_5_a_3_b_1::test_it" in run.stdout
     assert "test_function[x=1,y=2]" not in run.stdout  # passed: not listed by -rf
 
