@@ -1038,6 +1038,27 @@ def test_scipy_modules_missing_raise_a_clear_error(monkeypatch):
         body()
 
 
+@pytest.mark.parametrize("decorator", [
+    testing.numpy_asnumpy_array_almost_equal, testing.numpy_asnumpy_array_less,
+    testing.numpy_asnumpy_equal,
+])
+def test_every_comparison_takes_scipy_name(decorator):
+    pytest.importorskip("scipy")
+    import scipy
+
+    shift = 1 if decorator is testing.numpy_asnumpy_array_less else 0
+
+    @decorator(scipy_name="sc")
+    def body(xp, sc):
+        assert sc is scipy
+        values = xp.asarray(numpy.arange(2.0))
+        if decorator is testing.numpy_asnumpy_equal:
+            return values.shape
+        return values - shift if xp is asnumpy else values
+
+    body()
+
+
 def test_scipy_names_must_be_argument_names():
     with pytest.raises(TypeError, match="sp_name"):
         testing.numpy_asnumpy_allclose(sp_name=3)

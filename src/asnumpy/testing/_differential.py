@@ -531,7 +531,8 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
 
 
 def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="xp",
-                                     type_check=True, accept_error=False):
+                                     type_check=True, accept_error=False, sp_name=None,
+                                     scipy_name=None):
     """Decorator: results must agree to ``decimal`` decimals.
 
     As :func:`numpy_asnumpy_array_equal`, comparing values with
@@ -541,7 +542,7 @@ def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="
     ----------
     decimal : int, optional
         Number of decimals that must agree.
-    err_msg, verbose, name, type_check, accept_error
+    err_msg, verbose, name, type_check, accept_error, sp_name, scipy_name
         As for :func:`numpy_asnumpy_array_equal`.
 
     Returns
@@ -556,16 +557,18 @@ def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="
                                                 verbose=verbose)
 
     comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check)
-    return _array_decorator("numpy_asnumpy_array_almost_equal", name, accept_error, comparison)
+    return _array_decorator("numpy_asnumpy_array_almost_equal", name, accept_error, comparison,
+                            _scipy_keywords("numpy_asnumpy_array_almost_equal", sp_name,
+                                            scipy_name))
 
 
 def numpy_asnumpy_array_less(err_msg="", verbose=True, name="xp", type_check=True,
-                             accept_error=False):
+                             accept_error=False, sp_name=None, scipy_name=None):
     """Decorator: asnumpy's results must be less than NumPy's, elementwise.
 
     Parameters
     ----------
-    err_msg, verbose, name, type_check, accept_error
+    err_msg, verbose, name, type_check, accept_error, sp_name, scipy_name
         As for :func:`numpy_asnumpy_array_equal`.
 
     Returns
@@ -579,10 +582,11 @@ def numpy_asnumpy_array_less(err_msg="", verbose=True, name="xp", type_check=Tru
         numpy.testing.assert_array_less(a, n, err_msg=header, verbose=verbose)
 
     comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check)
-    return _array_decorator("numpy_asnumpy_array_less", name, accept_error, comparison)
+    return _array_decorator("numpy_asnumpy_array_less", name, accept_error, comparison,
+                            _scipy_keywords("numpy_asnumpy_array_less", sp_name, scipy_name))
 
 
-def numpy_asnumpy_equal(name="xp", accept_error=False):
+def numpy_asnumpy_equal(name="xp", accept_error=False, sp_name=None, scipy_name=None):
     """Decorator: the two runs must return equal Python values (``==``).
 
     For results that are not arrays: shapes, dtypes, lists of numbers,
@@ -594,6 +598,9 @@ def numpy_asnumpy_equal(name="xp", accept_error=False):
         The keyword argument that receives the module.
     accept_error : bool, exception class or tuple of classes, optional
         Errors the test may raise.
+    sp_name, scipy_name : str, optional
+        Argument names that receive ``scipy.sparse`` and ``scipy``, as for
+        :func:`numpy_asnumpy_array_equal`.
 
     Returns
     -------
@@ -607,4 +614,5 @@ def numpy_asnumpy_equal(name="xp", accept_error=False):
             raise AssertionError(f"{where}: results are not equal\n"
                                  f"  asnumpy: {a_result!r}\n  numpy:   {n_result!r}")
 
-    return _differential("numpy_asnumpy_equal", name, accept_error, finish)
+    return _differential("numpy_asnumpy_equal", name, accept_error, finish,
+                         _scipy_keywords("numpy_asnumpy_equal", sp_name, scipy_name))
