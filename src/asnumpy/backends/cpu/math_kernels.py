@@ -282,7 +282,8 @@ def _standard_call(f, weight, name, out, loop, args, where) -> bool:
               for x, t in zip(args, loop)]
     with np.errstate(all="ignore"):
         values = value(*picked)
-    _ufunc_general(f, weight, name, (out,), loop, args, ~special)
+    others = ~special if where is None else where & ~special
+    _ufunc_general(f, weight, name, (out,), loop, args, others)
     out[special] = values
     return True
 
