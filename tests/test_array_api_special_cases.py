@@ -12,10 +12,16 @@ Every row of the standard's tables below is written out by hand, checked with
 the signs of zeros, on cpu:0, cpu:1 and the emulated cuda:0 (generated CUDA C),
 through the function, the operators and in-place forms, contiguous, strided,
 broadcast, with scalars on either side, ``where=`` and split across threads.
-Everything else stays NumPy's (checked differentially).
+Everything else stays NumPy's (checked differentially).  Also the standard's
+``finfo`` (Python floats, NumPy's limits) and ``clip(x, /, min, max)`` signature
+with NumPy's spellings.
 """
 
 from __future__ import annotations
+
+import inspect
+import pickle
+from inspect import Parameter
 
 import numpy as np
 import pytest
@@ -29,6 +35,7 @@ from asnumpy.backends.cpu import parallel
 INF, NAN = np.inf, np.nan
 FLOATS = [np.float16, np.float32, np.float64]
 COMPLEX = [np.complex64, np.complex128]
+POSITIONAL_OR_KEYWORD = Parameter.POSITIONAL_OR_KEYWORD
 
 # (x1, x2, the standard's x1 // x2); the first 16 rows are where NumPy differs
 FLOOR_DIVIDE = [
@@ -311,3 +318,93 @@ def test_numpy_differs_on_some_complex_rows(name):
         (numpy_result == ours) & (np.signbit(numpy_result.imag) == np.signbit(ours.imag))
         | np.isnan(ours))
     assert not same.all()
+
+
+# -- finfo: NumPy's limits as Python numbers ---------------------------------------------------
+
+FINFO_FLOATS = ("eps", "epsneg", "max", "min", "resolution", "smallest_normal",
+                "smallest_subnormal", "tiny")
+FINFO_INTS = ("bits", "iexp", "machep", "maxexp", "minexp", "negep", "nexp", "nmant",
+              "precision")
+
+
+@pytest.mark.parametrize("dtype", FLOATS + COMPLEX)
+def test_finfo_gives_numpys_limits_as_python_numbers(dtype):
+    theirs = np.finfo(dtype)
+    host = np.ones(2, dtype)
+    arguments = [dtype, np.dtype(dtype), np.dtype(dtype).char, host[0],
+                 ap.asarray(host), ap.asarray(host).dtype, ap.asarray(host, device="cpu:1")]
+    infos = [ap.finfo(x) for x in arguments]
+    assert all(info is infos[0] for info in infos)
+    info = infos[0]
+    assert info.dtype == theirs.dtype and type(info.dtype) is type(theirs.dtype)
+    for name in FINFO_FLOATS:
+        value = getattr(info, name)
+        assert type(value) is float and value == getattr(theirs, name), name
+    for name in FINFO_INTS:
+        value = getattr(info, name)
+        assert type(value) is int and value == getattr(theirs, name), name
+    assert repr(info) == repr(theirs) and str(info) == str(theirs)
+    assert pickle.loads(pickle.dumps(info)) is info
+    # NumPy code keeps working: limits combine with arrays of the type as NumPy's do (NEP 50)
+    assert (np.float32(1) + info.eps).dtype == np.float32
+    assert (host.real * info.max).dtype == host.real.dtype
+
+
+@pytest.mark.parametrize("argument", [np.int8, np.bool_, "i4", int])
+def test_finfo_refuses_non_inexact_types_as_numpy(argument):
+    with pytest.raises(ValueError) as theirs:
+        np.finfo(argument)
+    with pytest.raises(ValueError) as ours:
+        ap.finfo(argument)
+    assert str(ours.value) == str(theirs.value)
+
+
+# -- clip: the standard's signature, NumPy's spellings ------------------------------------------
+
+def test_clip_signature_is_the_standards():
+    parameters = list(inspect.signature(ap.clip).parameters.values())
+    assert [(p.name, p.kind) for p in parameters[:3]] == [
+        ("a", POSITIONAL_OR_KEYWORD), ("min", POSITIONAL_OR_KEYWORD),
+        ("max", POSITIONAL_OR_KEYWORD)]
+    assert {"a_min", "a_max", "out"} <= {p.name for p in parameters}
+
+
+@pytest.mark.parametrize("call", [
+    ({"args": (1.0, 3.0)}, (1.0, 3.0)),
+    ({"kwargs": {"a_min": 1.0, "a_max": 3.0}}, (1.0, 3.0)),
+    ({"kwargs": {"min": 1.0}}, (1.0, None)),
+    ({"kwargs": {"max": 2.5}}, (None, 2.5)),
+    ({"kwargs": {"min": 1.0, "max": 3.0}}, (1.0, 3.0)),
+    ({"args": (1.0,), "kwargs": {"a_max": 3.0}}, (1.0, 3.0)),
+    ({"kwargs": {"a_min": None, "a_max": 3.0}}, (None, 3.0)),
+    ({"args": (None, None)}, (None, None)),
+    ({}, (None, None)),
+    ({"args": (2.0,)}, (2.0, None)),         # the standard's clip(x, min); NumPy: TypeError
+], ids=lambda c: repr(c)[:40])
+def test_clip_spellings_against_numpy(device, call):
+    spelling, (low, high) = call
+    host = np.array([[-1.0, 0.5, 2.0, 4.0, NAN]]).repeat(2, axis=0)
+    want = np.clip(host, low, high)
+    a = ap.asarray(host, device=device)
+    got = ap.clip(a, *spelling.get("args", ()), **spelling.get("kwargs", {}))
+    assert_standard(got, want)
+    assert_standard(a.clip(low, high), want)
+    out = ap.empty_like(a)
+    ap.clip(a[:, ::-1], *spelling.get("args", ()), out=out[:, ::-1],
+            **spelling.get("kwargs", {}))
+    assert_standard(out, want)
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"a_min": 1.0}, TypeError),                        # NumPy: the other bound is missing
+    ({"a_max": 1.0}, TypeError),
+    ({"a_min": 0.0, "a_max": 1.0, "min": 0.0}, ValueError),
+    ({"a_min": 0.0, "a_max": 1.0, "max": 1.0}, ValueError),
+])
+def test_clip_errors_are_numpys(kwargs, error):
+    host = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(error):
+        np.clip(host, **kwargs)
+    with pytest.raises(error, match="clip"):
+        ap.clip(ap.asarray(host), **kwargs)

@@ -22,7 +22,7 @@ SAME_OBJECTS = [
     "bool_", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "intp", "uintp", "int_", "uint",
     "double", "single", "half", "byte", "ubyte", "short", "ushort", "intc", "uintc", "longlong",
-    "ulonglong", "csingle", "cdouble", "dtype", "finfo", "iinfo", "isdtype", "issubdtype",
+    "ulonglong", "csingle", "cdouble", "dtype", "iinfo", "isdtype", "issubdtype",
     "promote_types", "number", "integer", "signedinteger", "unsignedinteger", "floating",
     "complexfloating", "inexact", "generic",
 ]
@@ -31,6 +31,11 @@ SAME_OBJECTS = [
 @pytest.mark.parametrize("name", SAME_OBJECTS)
 def test_dtype_names_are_numpys_own_objects(name):
     assert getattr(asnumpy, name) is getattr(numpy, name)
+
+
+def test_finfo_is_numpys_in_python_numbers():
+    """asnumpy.finfo is its own class (the Array API's Python floats), NumPy's limits."""
+    assert asnumpy.finfo is not numpy.finfo      # tests/test_array_api_special_cases.py: more
 
 
 def test_numpy_1_aliases_and_supported_list():
