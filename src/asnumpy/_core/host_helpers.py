@@ -167,17 +167,21 @@ def test(label="fast", verbose=1, extra_argv=None, durations=-1, tests=None) -> 
     bool
         True if every selected test passed.
     """
+    if label not in ("fast", "full"):
+        raise ValueError(f"asnumpy.test: label must be 'fast' or 'full', got {label!r}")
     import pytest     # the test runner is needed only here, not by ``import asnumpy``
 
-    suite = Path(__file__).resolve().parents[3] / "tests"
-    if tests is None and not suite.is_dir():
-        raise FileNotFoundError(f"asnumpy.test: the test suite is not installed (looked for "
-                                f"{suite}); run it from a source checkout")
+    # the suite is not installed with the package: a source checkout's, else the
+    # current directory's (an installed asnumpy run from its checkout, as CI does)
+    candidates = [Path(__file__).resolve().parents[3] / "tests", Path.cwd() / "tests"]
+    suite = next((path for path in candidates if (path / "conftest.py").is_file()), None)
+    if tests is None and suite is None:
+        raise FileNotFoundError(f"asnumpy.test: the test suite is not installed (looked in "
+                                f"{', '.join(map(str, candidates))}); run it from a source "
+                                "checkout")
     args = [str(suite)] if tests is None else list(tests)
     if label == "fast":
         args += ["-m", "not slow"]
-    elif label != "full":
-        raise ValueError(f"asnumpy.test: label must be 'fast' or 'full', got {label!r}")
     if verbose > 1:
         args.append("-" + "v" * (verbose - 1))
     elif verbose < 1:
