@@ -13,6 +13,7 @@ import functools
 
 import numpy
 import pytest
+from _standard_values import ufunc_following_the_standard
 from _ufunc_data import (
     BINARY,
     ELEMENTWISE,
@@ -25,6 +26,7 @@ from _ufunc_data import (
 
 import asnumpy
 from asnumpy import testing
+from asnumpy.backends.cpu.math_kernels import STANDARD_VALUES
 
 # binary ufuncs with one output: the ones NumPy reduces
 REDUCIBLE = [name for name in BINARY if UNIQUE[name].nout == 1]
@@ -62,6 +64,15 @@ def attempt(function, *args, **kwargs):
         return error_name(error)
 
 
+def comparable(name, outcomes):
+    """``outcomes`` of ``attempt``, without the warnings for ufuncs that give the Array API's
+    special values (floor_divide): where NumPy warns of the nan it makes there, asnumpy
+    makes none, by design (docs/interop.md); their values are still compared."""
+    if name not in STANDARD_VALUES:
+        return outcomes
+    return [outcome[0] if isinstance(outcome, tuple) else outcome for outcome in outcomes]
+
+
 def same_error(body):
     """``body(xp)`` raises the same error class with NumPy and asnumpy; returns asnumpy's."""
     errors = []
@@ -93,14 +104,14 @@ AXES = [None, 0, 1, -1, (0, 2), (2, 0), (), (0, 1, 2)]
 @testing.for_all_dtypes()
 @close_to_numpy()
 def test_reduce_every_binary_ufunc(xp, name, dtype):
-    ufunc = getattr(xp, name)
+    ufunc = getattr(xp, name) if xp is not numpy else ufunc_following_the_standard(name)
     a = xp.asarray(data((3, 4, 5), dtype, name))
     results = []
     for axis in AXES:
         for keepdims in (False, True):
             results.append(attempt(ufunc.reduce, a, axis=axis, keepdims=keepdims))
     results.append(attempt(ufunc.reduce, a[::-1, :, ::2], axis=1))
-    return results
+    return comparable(name, results)
 
 
 @pytest.mark.parametrize("shape", [(), (0,), (3, 0), (0, 4), (1, 1)], ids=str)
@@ -211,10 +222,10 @@ def test_reduce_warnings_and_errstate():
 @testing.for_all_dtypes()
 @close_to_numpy()
 def test_accumulate_every_binary_ufunc(xp, name, dtype):
-    ufunc = getattr(xp, name)
+    ufunc = getattr(xp, name) if xp is not numpy else ufunc_following_the_standard(name)
     a = xp.asarray(data((3, 5), dtype, name))
-    return [attempt(ufunc.accumulate, a, axis=axis) for axis in (0, 1, -1, -2)] + [
-        attempt(ufunc.accumulate, a[::-1, ::2], axis=1)]
+    return comparable(name, [attempt(ufunc.accumulate, a, axis=axis) for axis in (0, 1, -1, -2)]
+                      + [attempt(ufunc.accumulate, a[::-1, ::2], axis=1)])
 
 
 @testing.with_seed()
@@ -346,10 +357,10 @@ def test_reduceat_errors():
 @testing.for_all_dtypes()
 @testing.numpy_asnumpy_array_equal(device_check=True)
 def test_outer_every_binary_ufunc(xp, name, dtype):
-    ufunc = getattr(xp, name)
+    ufunc = getattr(xp, name) if xp is not numpy else ufunc_following_the_standard(name)
     a = xp.asarray(data((2, 3), dtype, name))
     b = xp.asarray(data((4,), dtype, name))
-    return [attempt(ufunc.outer, a, b), attempt(ufunc.outer, b[::-1], a[:, ::2])]
+    return comparable(name, [attempt(ufunc.outer, a, b), attempt(ufunc.outer, b[::-1], a[:, ::2])])
 
 
 @testing.with_seed()
