@@ -247,3 +247,49 @@ def test_other_libraries_overrides_are_left_to_them():
     assert np.concatenate([a, other]) == "foreign function"
     assert a.__array_function__(np.concatenate, (ap.ndarray, _Foreign), ([a, other],), {}) \
         is NotImplemented
+
+
+# -- the mixing rule in asnumpy's own functions -------------------------------
+
+def _two_devices(dtype=np.float64):
+    values = np.array([1, 2, 3, 5], dtype=dtype)          # increasing: usable as bins
+    return ap.asarray(values, device="cpu:1"), ap.asarray(values, device="cpu:2")
+
+
+# functions that once combined arrays of two devices without a word
+_MIXING_CALLS = {
+    "array_equal": lambda a, b: ap.array_equal(a, b),
+    "array_equiv": lambda a, b: ap.array_equiv(a, b),
+    "isin": lambda a, b: ap.isin(a, b),
+    "intersect1d": lambda a, b: ap.intersect1d(a, b),
+    "union1d": lambda a, b: ap.union1d(a, b),
+    "setdiff1d": lambda a, b: ap.setdiff1d(a, b),
+    "setxor1d": lambda a, b: ap.setxor1d(a, b),
+    "lexsort": lambda a, b: ap.lexsort((a, b)),
+    "digitize": lambda a, b: ap.digitize(a, b),
+    "histogram": lambda a, b: ap.histogram(a, bins=b),
+    "histogram_bin_edges": lambda a, b: ap.histogram_bin_edges(a, bins=b),
+    "histogram2d": lambda a, b: ap.histogram2d(a, b),
+    "histogramdd": lambda a, b: ap.histogramdd((a, b)),
+    "bincount": lambda a, b: ap.bincount(a.astype(np.int64), weights=b),
+    "ix_": lambda a, b: ap.ix_(a.astype(np.int64), b.astype(np.int64)),
+    "nan_to_num": lambda a, b: ap.nan_to_num(a, nan=b[0]),
+    "searchsorted": lambda a, b: ap.searchsorted(a, b),
+    "where": lambda a, b: ap.where(a > 2, a, b),
+    "concatenate": lambda a, b: ap.concatenate([a, b]),
+}
+
+
+@pytest.mark.parametrize("name", list(_MIXING_CALLS))
+def test_functions_refuse_arrays_of_two_devices(name):
+    a, b = _two_devices()
+    call = _MIXING_CALLS[name]
+    call(a, b.to(a.device))                  # fine on one device
+    with pytest.raises(ValueError, match=rf"asnumpy\.{name}: arrays are on different devices"):
+        call(a, b)
+
+
+def test_nan_to_num_takes_a_0d_device_array_as_the_value():
+    a = ap.asarray(np.array([1.0, np.nan, np.inf]), device="cpu:1")
+    result = ap.nan_to_num(a, nan=ap.asarray(5.0, device="cpu:1"), posinf=a[0])
+    testing.assert_array_equal(result, np.nan_to_num(a.get(), nan=5.0, posinf=1.0))

@@ -31,10 +31,21 @@ def resolve_stream(device, stream, func="launch"):
 
 
 def check_same_device(func, device, *arrays):
-    """Raise ValueError naming both devices if any array lives elsewhere."""
+    """Raise ValueError naming both devices if any array lives elsewhere.
+
+    The one place the mixing rule's second half is enforced: arrays nested in
+    the tuples, lists and dicts handed to a kernel (NumPy-backed functions take
+    their operands that way) are checked too.
+    """
     for array in arrays:
-        other = getattr(array, "__asnumpy_device__", device)
-        if other is not device:
+        other = getattr(array, "__asnumpy_device__", None)
+        if other is None:
+            kind = type(array)
+            if kind is tuple or kind is list:
+                check_same_device(func, device, *array)
+            elif kind is dict:
+                check_same_device(func, device, *array.values())
+        elif other is not device:
             raise ValueError(
                 f"asnumpy.{func}: arrays are on different devices ({device} and {other}); "
                 f"move one with .to({str(device)!r}) first"

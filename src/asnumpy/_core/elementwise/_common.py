@@ -104,6 +104,9 @@ def copyto(dst, value, where, func):
     NumPy's), then written where ``where`` is True by a masked ufunc call
     (``maximum(v, v)`` is ``v`` for every dtype, bool included).
     """
+    if isinstance(value, ndarray):          # a 0-d device array as the scalar: same device
+        check_same_device(func, dst._device, value)
+        value = value._host_copy()
     host = np.empty((), dst.dtype)
     try:
         np.copyto(host, value, casting="same_kind")

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .._launch import empty, launch
+from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 from ._common import PY_SCALARS, all_true, device_of, to_device
@@ -107,9 +107,14 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _both(a1, a2, func):
-    """Both operands on one device, or None where NumPy's conversion would fail."""
+    """Both operands on one device, or None where NumPy's conversion would fail.
+
+    Two asnumpy arrays on different devices are an error (the mixing rule), not
+    a False answer.
+    """
+    device = device_of(a1, a2)
+    check_same_device(func, device, a1, a2)
     try:
-        device = device_of(a1, a2)
         return to_device(a1, device, func), to_device(a2, device, func)
     except (TypeError, ValueError, OverflowError):
         return None

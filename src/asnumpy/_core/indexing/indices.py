@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._launch import empty
+from .._launch import check_same_device, empty
 from ..ndarray import ndarray
 from ._common import (
     INTP,
@@ -204,6 +204,7 @@ def ix_(*args):
     out = []
     nd = len(args)
     device = device_of(*args)
+    check_same_device("ix_", device, *args)      # one mesh, one device (the mixing rule)
     for k, new in enumerate(args):
         if not isinstance(new, ndarray):
             host = np.asarray(host_of(new))

@@ -8,6 +8,7 @@ are then allocated from the device pool and filled (``call_held``).
 
 from __future__ import annotations
 
+from .._launch import check_same_device
 from ..reductions._common import device_operand
 from ._common import call_held, device_of, fill_doc, named, on_device
 
@@ -20,8 +21,12 @@ _DENSITY_WEIGHTS = """density : bool, optional
         Weights of the points."""
 
 
-def _operands(first, *others):
+def _operands(func, first, *others):
+    """(device, first, others) with host data moved to the device of the asnumpy arrays
+    among them (nested in sequences too); arrays on two devices raise ValueError."""
     device = device_of(first, *others)
+    if device is not None:
+        check_same_device(func, device, first, *others)
     if device is None:
         first = device_operand(first)
         device = first._device
@@ -69,7 +74,7 @@ def bincount(x, /, weights=None, minlength=0):
     --------
     numpy.bincount
     """
-    device, x, (weights,) = _operands(x, weights)
+    device, x, (weights,) = _operands("bincount", x, weights)
     return call_held("bincount", "bincount", device, (x,),
                      {"weights": weights, "minlength": minlength})[0]
 
@@ -108,7 +113,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     --------
     numpy.histogram
     """
-    device, a, (bins, weights) = _operands(a, bins, weights)
+    device, a, (bins, weights) = _operands("histogram", a, bins, weights)
     return tuple(call_held("histogram", "histogram", device, (a,), {
         "bins": bins, "range": range, "density": density, "weights": weights}))
 
@@ -137,7 +142,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     --------
     numpy.histogram_bin_edges
     """
-    device, a, (bins, weights) = _operands(a, bins, weights)
+    device, a, (bins, weights) = _operands("histogram_bin_edges", a, bins, weights)
     return call_held("histogram_bin_edges", "histogram_bin_edges", device, (a,), {
         "bins": bins, "range": range, "weights": weights})[0]
 
@@ -168,7 +173,7 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     --------
     numpy.histogram2d
     """
-    device, x, (y, bins, weights) = _operands(x, y, bins, weights)
+    device, x, (y, bins, weights) = _operands("histogram2d", x, y, bins, weights)
     return tuple(call_held("histogram2d", "histogram2d", device, (x, y), {
         "bins": bins, "range": range, "density": density, "weights": weights}))
 
@@ -199,7 +204,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     --------
     numpy.histogramdd
     """
-    device, sample, (bins, weights) = _operands(sample, bins, weights)
+    device, sample, (bins, weights) = _operands("histogramdd", sample, bins, weights)
     results = call_held("histogramdd", "histogramdd", device, (sample,), {
         "bins": bins, "range": range, "density": density, "weights": weights})
     return results[0], results[1:]
