@@ -252,3 +252,71 @@ def test_host_pool_serves_and_reclaims_large_host_arrays():
     assert host_pool.used_bytes() == before
     small = ap.asarray(np.ones(10)).get()
     assert small.flags.owndata                               # small: plain NumPy
+
+
+# -- the limit covers scratch memory (issue 14, defect 5) --------------------
+
+_SCRATCH_OPS = {
+    "median": lambda a, b: ap.median(a),
+    "nanmedian": lambda a, b: ap.nanmedian(a),
+    "percentile": lambda a, b: ap.percentile(a, 50),
+    "quantile": lambda a, b: ap.quantile(a, [0.1, 0.9]),
+    "histogram": lambda a, b: ap.histogram(a, 10),
+    "argmax of a broadcast view": lambda a, b: ap.argmax(b),
+    "unique": lambda a, b: ap.unique(a),
+    "partition": lambda a, b: ap.partition(a, 5),
+}
+
+
+@pytest.mark.parametrize("name", list(_SCRATCH_OPS))
+def test_scratch_memory_counts_against_the_limit(pool, name):
+    import tracemalloc
+
+    n = 1 << 20                                            # 8 MiB of float64
+    rng = np.random.default_rng(0)
+    data = rng.random(n)
+    a = ap.asarray(data)
+    b = ap.broadcast_to(ap.asarray(data[:1024]), (n // 1024, 1024))   # 8 MiB seen, 8 KiB held
+    op = _SCRATCH_OPS[name]
+    gc.collect()
+    pool.free_all_blocks()
+    used = pool.used_bytes()
+    # room for the small outputs, not for a copy of the operand
+    pool.set_limit(size=used + (4 << 20))
+    tracemalloc.start()
+    try:
+        with pytest.raises(ap.OutOfMemoryError):
+            op(a, b)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 << 20, f"{name} allocated {peak:,} host bytes before refusing"
+    gc.collect()
+    assert pool.used_bytes() == used
+    # with room for the scratch, the same call works and the pool is usable
+    pool.set_limit(size=used + (64 << 20))
+    result = op(a, b)
+    expected = {"argmax of a broadcast view": lambda: np.argmax(np.broadcast_to(
+        data[:1024], (n // 1024, 1024)))}.get(name)
+    if expected is not None:
+        assert int(result) == expected()
+    del result
+    gc.collect()
+    assert pool.used_bytes() == used
+    assert float(ap.sum(ap.ones(1000))) == 1000.0
+
+
+def test_reservations_count_as_used_and_are_released(pool):
+    gc.collect()
+    pool.free_all_blocks()
+    used = pool.used_bytes()
+    pool.set_limit(size=used + (1 << 20))
+    with pool.reserve(1 << 19) as reservation:
+        assert pool.used_bytes() == used + (1 << 19)
+        with pytest.raises(ap.OutOfMemoryError):
+            pool.reserve(1 << 20)
+        assert reservation.nbytes == 1 << 19
+    assert pool.used_bytes() == used
+    dropped = pool.reserve(1 << 10)
+    del dropped                                              # collected: released too
+    assert pool.used_bytes() == used

@@ -9,6 +9,17 @@ Blocks are returned by :class:`Buffer` finalizers, which may run on any
 thread and at any moment the garbage collector chooses, including while the
 pool's lock is held.  They therefore only append to a lock-free deque; the
 pool folds that deque into its free lists the next time it is used.
+
+Scratch memory.  A kernel that lets a host library (NumPy) allocate its own
+temporaries first *reserves* their estimated size with :meth:`MemoryPool.reserve`:
+the bytes count as used (against the limit, in ``used_bytes`` and the peak)
+while the kernel runs, and an estimate over the limit raises
+:class:`OutOfMemoryError` before anything is allocated.
+
+Fault injection (a test hook).  :func:`set_fault_plan` installs a plan whose
+``check`` sees every counted request, ``malloc`` and ``reserve`` of any pool
+(0-byte requests excepted), and may raise :class:`OutOfMemoryError` in its
+place; ``asnumpy.testing.fail_nth_allocation`` is the public wrapper.
 """
 
 from __future__ import annotations
@@ -19,11 +30,26 @@ import threading
 
 from .._errors import OutOfMemoryError
 
-__all__ = ["Buffer", "MemoryPool", "round_size"]
+__all__ = ["Buffer", "MemoryPool", "Reservation", "round_size", "set_fault_plan"]
 
 _SMALL_GRANULE = 512
 _SMALL_LIMIT = 1 << 20
 _CLASS_BITS = 3  # 2**3 = 8 size classes per power of two above 1 MiB
+
+# The installed fault plan (None: no fault injection); see set_fault_plan.
+_fault_plan = None
+
+
+def set_fault_plan(plan) -> object:
+    """Install ``plan`` (None removes it); return the plan it replaces.
+
+    ``plan.check(pool, nbytes)`` is called before every counted request of
+    every pool and may raise :class:`OutOfMemoryError` in its place.  A test
+    hook: ``asnumpy.testing.fail_nth_allocation`` installs one.
+    """
+    global _fault_plan
+    previous, _fault_plan = _fault_plan, plan
+    return previous
 
 
 def round_size(nbytes: int) -> int:
@@ -60,6 +86,34 @@ class Buffer:
         pool = self._pool
         if pool is not None:
             pool._returned.append((self.handle, self._size, self._stream))
+
+
+class Reservation:
+    """Bytes of a pool held for scratch memory that a host library allocates.
+
+    Returned by :meth:`MemoryPool.reserve`; a context manager.  The bytes
+    go back when it is released, left, or collected (through the same
+    lock-free path as :class:`Buffer` finalizers).
+    """
+
+    __slots__ = ("_pool", "nbytes")
+
+    def __init__(self, pool, nbytes):
+        self._pool = pool
+        self.nbytes = nbytes
+
+    def release(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool._returned.append((None, self.nbytes, None))
+
+    __del__ = release
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.release()
 
 
 class MemoryPool:
@@ -99,8 +153,12 @@ class MemoryPool:
         """
         if nbytes == 0:
             return Buffer(self._allocator.empty_handle(), 0, self.device)
+        if _fault_plan is not None:
+            _fault_plan.check(self, nbytes)
         size = round_size(nbytes)
-        key_stream = None if stream is None or stream.is_default else stream
+        # A user stream's blocks are filed under its _reuse_key (the cpu Stream's
+        # worker), which does not keep the stream, or its thread, alive.
+        key_stream = None if stream is None or stream.is_default else stream._reuse_key
         with self._lock:
             # the common case first: a cached block of this stream and size
             if self._returned:
@@ -129,6 +187,34 @@ class MemoryPool:
                 # Arrays that are unreachable but not yet collected still hold
                 # blocks: collect them (outside the lock: their finalizers may
                 # run arbitrary code) and try once more.
+                gc.collect()
+        raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes)
+
+    def reserve(self, nbytes: int) -> Reservation:
+        """Count ``nbytes`` of scratch memory as used until the reservation is released.
+
+        For kernels whose host library allocates temporaries itself: reserve
+        their (estimated) size first.  Raises :class:`OutOfMemoryError`, having
+        released the cache and collected garbage as :meth:`malloc` does, when
+        the bytes do not fit under the limit; nothing is allocated either way.
+        """
+        nbytes = int(nbytes)
+        if nbytes <= 0:
+            return Reservation(None, 0)
+        if _fault_plan is not None:
+            _fault_plan.check(self, nbytes)
+        for attempt in range(3):
+            with self._lock:
+                if self._returned:
+                    self._drain_returned()
+                if attempt >= 1:
+                    self._release_cached()
+                if not self._limit or self._used_bytes + self._free_bytes + nbytes <= self._limit:
+                    self._used_bytes += nbytes
+                    if self._used_bytes > self._peak_bytes:
+                        self._peak_bytes = self._used_bytes
+                    return Reservation(self, nbytes)
+            if attempt == 1:
                 gc.collect()
         raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes)
 
@@ -165,7 +251,7 @@ class MemoryPool:
         while returned:
             handle, size, stream = returned.popleft()
             self._used_bytes -= size
-            if self._enabled:
+            if handle is not None and self._enabled:   # None: a released Reservation
                 self._free.setdefault((stream, size), []).append(handle)
                 self._free_bytes += size
                 self._free_blocks += 1
@@ -174,6 +260,23 @@ class MemoryPool:
         self._free.clear()
         self._free_bytes = 0
         self._free_blocks = 0
+
+    def _retire_stream(self, key):
+        """File the blocks cached under a finished stream's ``key`` for any stream.
+
+        Called by a stream's worker once its last work has run (never from a
+        finalizer: it takes the lock).  Empty lists of other keys go too, so
+        the free lists do not grow with the number of streams ever made.
+        """
+        with self._lock:
+            self._drain_returned()
+            for stream, size in list(self._free):
+                blocks = self._free[(stream, size)]
+                if stream is key and blocks:
+                    self._free.setdefault((None, size), []).extend(blocks)
+                    blocks.clear()
+                if stream is not None and not blocks:
+                    del self._free[(stream, size)]
 
     # -- control ----------------------------------------------------------
 

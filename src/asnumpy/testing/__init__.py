@@ -39,6 +39,7 @@ from ._parameterized import (
     PYTEST_NAMES, TestBundle, generate_test_classes, make_decorator, parameterize,
     parameterize_test_class, product, product_dict, pytest_attribute, pytest_is_available,
 )
+from ._faults import fail_nth_allocation
 from ._seed import current_seed, with_seed
 from ._assertions import (
     assert_, assert_almost_equal, assert_approx_equal, assert_equal, assert_raises,
@@ -47,6 +48,8 @@ from ._assertions import (
 from ._warnings import assert_no_warnings, assert_warns, assert_warns_message, suppress_warnings
 
 __all__ = [
+    # fault injection
+    "fail_nth_allocation",
     # differential decorators
     "numpy_asnumpy_array_equal", "numpy_asnumpy_allclose", "numpy_asnumpy_array_almost_equal",
     "numpy_asnumpy_array_less", "numpy_asnumpy_equal",
