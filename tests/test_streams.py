@@ -209,3 +209,126 @@ def test_work_overlaps_with_the_host():
         s.synchronize()
     for a in arrays:
         np.testing.assert_array_equal(a.get(), host)
+
+
+# -- lifetime: streams release their threads (issue 14, defect 1) --------------------
+
+def _stream_threads():
+    return [t for t in threading.enumerate() if t.name.startswith("asnumpy-stream-")]
+
+
+def _wait_for_threads_to_end(baseline, bound_s=10.0):
+    """Collect, then give finished workers a bounded moment to be joined."""
+    gc.collect()
+    deadline = time.monotonic() + bound_s
+    while len(_stream_threads()) > baseline and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return len(_stream_threads())
+
+
+def test_dropped_streams_that_allocated_release_their_threads():
+    # A stream that allocated memory used to be kept alive by the pool's per-stream
+    # cache, and its worker thread with it: 40 streams, 40 threads.
+    baseline = len(_stream_threads())
+    for device in ("cpu:0", "cpu:1") * 20:
+        stream = ap.Stream(device)
+        with stream:
+            a = ap.arange(100.0, device=device)
+            b = (a * 2).sum()
+        stream.synchronize()
+        del a, b
+    del stream
+    assert _wait_for_threads_to_end(baseline) == baseline
+
+
+def test_arrays_outliving_their_stream_do_not_keep_its_thread():
+    baseline = len(_stream_threads())
+    kept = []
+    for _ in range(10):
+        with ap.Stream() as stream:
+            kept.append(ap.ones(1000) + 1)
+        stream.synchronize()
+    del stream
+    assert _wait_for_threads_to_end(baseline) == baseline
+    for a in kept:
+        np.testing.assert_array_equal(a.get(), np.full(1000, 2.0))
+
+
+def test_close_waits_for_pending_work_and_is_idempotent():
+    baseline = len(_stream_threads())
+    stream = ap.Stream()
+    gate, done = threading.Event(), []
+    stream.launch(gate.wait)
+    stream.launch(done.append, 1)
+    threading.Timer(0.05, gate.set).start()
+    stream.close()
+    assert done == [1] and stream.query()
+    stream.close()                                   # a second close does nothing
+    assert _wait_for_threads_to_end(baseline) == baseline
+    with pytest.raises(RuntimeError, match="closed"):
+        stream.launch(done.append, 2)
+    stream.synchronize()                             # nothing pending: returns
+
+
+def test_close_raises_errors_kept_from_asynchronous_work():
+    stream = ap.Stream()
+    stream.launch(operator_error)
+    with pytest.raises(ZeroDivisionError):
+        stream.close()
+    stream.close()                                   # the error was raised once
+
+
+def operator_error():
+    return 1 / 0
+
+
+def test_events_recorded_on_dropped_streams_still_complete():
+    stream = ap.Stream()
+    gate = threading.Event()
+    stream.launch(gate.wait)
+    a = ap.zeros(10)
+    with stream:
+        a += 1
+    event = stream.record()
+    del stream
+    gc.collect()                                     # the stream is gone, its work is not
+    assert not event.query()
+    gate.set()
+    event.synchronize()
+    assert event.query()
+    np.testing.assert_array_equal(a.get(), np.ones(10))
+
+
+def test_with_blocks_of_many_streams_leave_no_threads():
+    baseline = len(_stream_threads())
+    results = []
+    for i in range(40):
+        with ap.Stream() as stream:
+            results.append(ap.full(16, float(i)) * 2)
+        stream.synchronize()
+    del stream
+    assert _wait_for_threads_to_end(baseline) == baseline
+    assert [float(r[0]) for r in results] == [2.0 * i for i in range(40)]
+
+
+def test_interpreter_exits_with_live_streams_and_runs_their_work(tmp_path):
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ran.txt"
+    program = f"""
+import threading, asnumpy as ap
+gate = threading.Event()
+streams = [ap.Stream("cpu:" + str(i % 2)) for i in range(8)]
+for s in streams:
+    with s:
+        x = ap.ones(100) * 3
+held = streams[0]
+held.launch(gate.wait)
+held.launch(lambda: open({str(marker)!r}, "w").write("done"))
+threading.Timer(0.2, gate.set).start()
+"""
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert marker.read_text() == "done"

@@ -6,11 +6,20 @@ returns immediately and runs in order on that thread, so a program that
 forgets to synchronize fails its tests on any machine, not only on a GPU.
 
 An exception raised by asynchronous work is kept and raised by the next
-``synchronize()`` of that stream; it is never lost.
+``synchronize()`` (or ``close()``) of that stream.
+
+Lifetime: the worker thread holds only its :class:`_Worker` (queue and
+counters), never the stream, and the memory pool files blocks freed on a
+stream under that worker too; so a stream nobody references is collected.
+Closing or collecting a stream queues a stop *after* its pending work, so
+that work still runs (events recorded on it complete) before the thread
+ends.  At interpreter exit the workers still alive are stopped the same way
+and waited for, within a bound, so the process exits cleanly.
 """
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
 import time
@@ -29,24 +38,36 @@ class _Worker:
     stream: a stream nobody references is collected and its thread ends.
     """
 
-    def __init__(self, name):
+    def __init__(self, name, pool):
         self.queue = queue.SimpleQueue()
         self.cond = threading.Condition()
         self.pending = 0
         self.errors = []
+        self.stopped = False
+        self.pool = pool
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        _live_workers.add(self)
         self.thread.start()
 
     def submit(self, fn, args):
         with self.cond:
+            if self.stopped:
+                raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
             self.pending += 1
         self.queue.put((fn, args))
+
+    def query(self) -> bool:
+        """True when no work is pending (the pool's test for reusing blocks)."""
+        return self.pending == 0
 
     def _run(self):
         get = self.queue.get
         while True:
             item = get()
             if item is None:
+                # All work queued before the stop has run: blocks freed on this
+                # stream may now serve any stream.
+                self.pool._retire_stream(self)
                 return
             try:
                 item[0](*item[1])
@@ -74,7 +95,30 @@ class _Worker:
             raise first
 
     def stop(self):
-        self.queue.put(None)
+        """Queue the end of the thread after the pending work; idempotent.
+
+        Safe in a finalizer: it takes no lock the collector could be holding.
+        """
+        if not self.stopped:
+            self.stopped = True
+            self.queue.put(None)
+
+
+# Workers whose thread may still be running, for the stop at interpreter exit.
+_live_workers: "weakref.WeakSet[_Worker]" = weakref.WeakSet()
+_EXIT_WAIT_S = 30.0
+
+
+@atexit.register
+def _stop_workers_at_exit():
+    # Worker threads are daemons, so a stuck one cannot hang the exit; but work
+    # already queued is run first, waited for within one overall bound.
+    workers = list(_live_workers)
+    for worker in workers:
+        worker.stop()
+    deadline = time.monotonic() + _EXIT_WAIT_S
+    for worker in workers:
+        worker.thread.join(max(0.0, deadline - time.monotonic()))
 
 
 class Stream:
@@ -98,11 +142,16 @@ class Stream:
         # on such a device builds one of those.
         if cls is Stream:
             cls = getattr(_Device(device).backend, "stream_class", None) or Stream
-        return object.__new__(cls)
+        stream = object.__new__(cls)
+        # What the memory pool files this stream's freed blocks under: an object
+        # with query() that should not keep the stream alive (Stream: its worker).
+        stream._reuse_key = stream
+        return stream
 
     def __init__(self, device=None):
         self.device = _Device(device)
-        self._worker = _Worker(f"asnumpy-stream-{self.device}")
+        self._worker = _Worker(f"asnumpy-stream-{self.device}", self.device.memory_pool)
+        self._reuse_key = self._worker
         weakref.finalize(self, self._worker.stop)
         self.device._streams.add(self)
 
@@ -117,6 +166,20 @@ class Stream:
     def query(self) -> bool:
         """True when all work launched on this stream has finished."""
         return self._worker.pending == 0
+
+    def close(self) -> None:
+        """Run the pending work, end the worker thread and release the stream.
+
+        Idempotent.  Raises the first error kept from asynchronous work, as
+        ``synchronize()`` would; launching on a closed stream raises
+        RuntimeError.  A stream that is collected is closed the same way,
+        without waiting.
+        """
+        worker = self._worker
+        worker.stop()
+        if worker.thread is not threading.current_thread():
+            worker.thread.join()
+        worker.wait()
 
     @property
     def done(self) -> bool:
