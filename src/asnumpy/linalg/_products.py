@@ -150,7 +150,10 @@ def vdot(a, b, /):
     a, b = a.reshape(-1), b.reshape(-1)
     if a.dtype.kind == "c":
         a = UFUNCS["conjugate"](a)
-    return dot(a, b)
+    # numpy.vdot never reports floating-point errors (its BLAS and dot loops
+    # leave the status unchecked), so its overflow to inf must not raise here
+    with np.errstate(all="ignore"):
+        return dot(a, b)
 
 
 @named("inner")

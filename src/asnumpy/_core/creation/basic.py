@@ -62,6 +62,21 @@ def _fill_constant(out, value, name):
     _fill_scalar(out, np.zeros((), out.dtype) if value == 0 else value, name)
 
 
+def _fill_elements(out, value, func):
+    """Fill ``out`` with ``value`` as ``numpy.copyto(out, value, casting='unsafe')``.
+
+    NumPy casts the value once per element, so an empty ``out`` reports no
+    floating-point error (``full((0,), 1e10, dtype=uint16)`` under
+    ``errstate(all='raise')``); conversion errors such as a Python int out of
+    range are raised all the same.
+    """
+    if out.size == 0:
+        with np.errstate(all="ignore"):
+            _fill(out, value, func)
+        return
+    _fill(out, value, func)
+
+
 def _name(function, name, doc):
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -110,7 +125,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if dtype is None:
         dtype = _value_dtype(fill_value, func)
     out = _allocate(shape, dtype, order, _target_device(device, fill_value, like), func)
-    _fill(out, fill_value, func)
+    _fill_elements(out, fill_value, func)
     return out
 
 
@@ -153,7 +168,7 @@ ones_like = _filled_like(
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     """Return a full array with the same shape and type as a given array."""
     out = _allocate_like(a, dtype, order, shape, device, "full_like")
-    _fill(out, fill_value, "full_like")
+    _fill_elements(out, fill_value, "full_like")
     return out
 
 

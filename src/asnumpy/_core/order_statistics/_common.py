@@ -38,8 +38,13 @@ def probe_array(x, dtype=None):
 
 
 def quiet(function, *args, **kwargs):
-    """``function(*args, **kwargs)`` with warnings silenced (probes warn for the wrong data)."""
-    with warnings.catch_warnings():
+    """``function(*args, **kwargs)`` with warnings and floating-point errors silenced.
+
+    Probes compute on stand-in data (ones), so their warnings and errors say
+    nothing about the user's data: under ``errstate(all="raise")`` a probe of
+    ``cov`` would otherwise divide by zero for a single observation.
+    """
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return function(*args, **kwargs)
 
