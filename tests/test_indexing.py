@@ -477,3 +477,143 @@ def _host_answer(x, y, a, h, fn):
         return numpy.lib.stride_tricks.as_strided(
             h.reshape(-1)[v._offset // 8:] if v.size else h, v.shape, v.strides)
     return fn(host(x), host(y))
+
+
+# -- issue 14: out-of-bounds indices and error types (regressions) ---------------------------
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (1, 0, 2), (0,), (2, 1)])
+@pytest.mark.parametrize("values", [[3], [-3, 3], [1, -2], [[0], [1]], [5], []])
+@pytest.mark.parametrize("kind", ["asnumpy", "list"])
+@same_as_numpy(accept_error=IndexError)
+def test_out_of_bounds_array_index_with_an_empty_result(xp, shape, values, kind):
+    # an empty result skipped the kernel, and with it the bounds check: a[[3]] of (3, 0)
+    a = xp.ones(shape)
+    return a[index_array(values, kind, xp)]
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (1, 0, 2), (0, 3), (2, 1), (0,)])
+@pytest.mark.parametrize("values", [[3], [-3, 3], [-2], [0], []])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@same_as_numpy(accept_error=IndexError)
+def test_take_out_of_bounds_and_empty_axes(xp, shape, values, mode, axis):
+    return xp.take(xp.ones(shape), xp.asarray(numpy.asarray(values, numpy.intp)), axis=axis,
+                   mode=mode)
+
+
+def test_take_on_an_empty_axis_raises_for_every_index_form():
+    a = asnumpy.ones((3, 0))
+    for indices in ([0], numpy.array([0]), asnumpy.asarray([0])):
+        with pytest.raises(IndexError, match="empty"):
+            asnumpy.take(a, indices, axis=1)
+    with pytest.raises(IndexError, match="-3 is out of bounds for axis 1 with size 1"):
+        asnumpy.take(asnumpy.ones((2, 1)), asnumpy.asarray([-3, 3]), axis=1)
+
+
+@pytest.mark.parametrize("key", ["oob", "neg", "second_axis", "empty_rows"])
+@same_as_numpy(accept_error=IndexError)
+def test_fancy_setitem_out_of_bounds_writes_nothing(xp, key):
+    a = xp.zeros((3, 2))
+    index = xp.asarray([0, 5]) if key != "neg" else xp.asarray([1, -4])
+    try:
+        if key == "second_axis":
+            a[:, xp.asarray([1, 2])] = 7
+        elif key == "empty_rows":
+            xp.zeros((3, 0))[xp.asarray([3])] = 7
+        else:
+            a[index] = 7
+    except IndexError:
+        if xp is asnumpy:
+            assert not a.any()       # asnumpy: nothing was written before the error
+        raise
+    return a
+
+
+def test_take_into_read_only_out_raises_before_writing():
+    out = asnumpy.zeros(3)
+    out.flags.writeable = False
+    for indices in ([0, 1, 2], asnumpy.asarray([0, 1, 2])):
+        with pytest.raises(ValueError, match="read-only"):
+            asnumpy.take(asnumpy.ones(3), indices, out=out)
+    assert not out.any()
+
+
+def test_put_with_a_bad_index_writes_nothing():
+    # stronger than NumPy, which writes the indices before the bad one
+    for indices in ([0, 5], asnumpy.asarray([0, 5]), [1, -4]):
+        a = asnumpy.zeros(3)
+        with pytest.raises(IndexError):
+            asnumpy.put(a, indices, [1, 2])
+        assert not a.any()
+    a = asnumpy.zeros((2, 2))
+    with pytest.raises(IndexError):
+        asnumpy.put_along_axis(a, asnumpy.asarray([[0, 2]]), 1.0, axis=1)
+    assert not a.any()
+
+
+@pytest.mark.parametrize("case", ["two_into_one", "two_into_one_fancy", "three_into_two"])
+@same_as_numpy(accept_error=ValueError)
+def test_assigning_too_many_elements(xp, case):
+    a = xp.zeros((3, 3))
+    b = xp.ones(2) if case != "three_into_two" else xp.ones(3)
+    if case == "two_into_one":
+        a[0, 2] = b
+    elif case == "two_into_one_fancy":
+        a[xp.asarray([0]), 2] = b
+    else:
+        a[xp.asarray([0, 1]), 2] = b
+    return a
+
+
+@pytest.mark.parametrize("source", ["odd", "noncontig", "transposed", "zero_d", "empty",
+                                    "unit_last", "sliced_rows", "reversed"])
+@pytest.mark.parametrize("dtype", [numpy.int16, numpy.int64, numpy.uint8, numpy.complex128])
+@same_as_numpy(accept_error=ValueError)
+def test_view_dtype_with_incompatible_layout(xp, source, dtype):
+    a = xp.arange(24, dtype=numpy.int8).reshape(4, 6)
+    a = {"odd": a[:, :3], "noncontig": a[:, ::2], "transposed": a.T, "zero_d": a[0, 0],
+         "empty": a[:0, :3], "unit_last": a[:, :1], "sliced_rows": a[::2],
+         "reversed": a[:, ::-1]}[source]
+    return a.view(dtype)
+
+
+@pytest.mark.parametrize("reps", ["x", 1.5, None, [1, "a"], (2, 1.0)])
+@same_as_numpy(accept_error=(TypeError, ValueError))
+def test_tile_with_non_integer_counts(xp, reps):
+    return xp.tile(xp.ones(3), reps)
+
+
+def test_tile_string_count_raises_numpys_value_error():
+    with pytest.raises(ValueError, match="asnumpy.tile"):
+        asnumpy.tile(asnumpy.ones(3), "x")
+
+
+@pytest.mark.parametrize("base", ["c", "t", "strided", "empty"])
+@pytest.mark.parametrize("value", [(3, -1), -1, (7,), (3, 2), (1, 6), (0, -1), "x", None])
+@same_as_numpy(accept_error=(AttributeError, ValueError, TypeError))
+def test_setting_shape(xp, base, value):
+    a = {"c": lambda: xp.arange(6.0).reshape(2, 3), "t": lambda: xp.arange(6.0).reshape(2, 3).T,
+         "strided": lambda: xp.arange(24.0).reshape(4, 6)[::2, ::3],
+         "empty": lambda: xp.zeros((0, 3))}[base]()
+    a.shape = value
+    return a, a * 1          # the new layout, and a kernel reading through it
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("value", [(24, 8), (8,), (100, 8), (-8, 8), (0, 0), (8, 16), "x"])
+@same_as_numpy(accept_error=(ValueError, TypeError))
+def test_setting_strides(xp, value):
+    a = xp.arange(6.0).reshape(2, 3)
+    a.strides = value
+    return a, a + 0
+
+
+def test_setting_strides_warns_and_shape_cannot_be_deleted():
+    a = asnumpy.zeros((2, 3))
+    with pytest.warns(DeprecationWarning, match="as_strided"):
+        a.strides = (8, 16)
+    with pytest.raises(AttributeError):
+        del a.shape
+    with pytest.raises(AttributeError, match="reshape"):
+        asnumpy.zeros((2, 3)).T.shape = (6,)

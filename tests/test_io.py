@@ -286,8 +286,8 @@ def test_empty_file_raises_eof_error_as_numpy():
         asnumpy.load(io.BytesIO(b""))
 
 
-def test_bad_zip_raises_value_error():
-    with pytest.raises(ValueError, match="asnumpy.load"):
+def test_bad_zip_raises_bad_zip_file():
+    with pytest.raises(zipfile.BadZipFile, match="asnumpy.load"):     # NumPy's error
         asnumpy.load(io.BytesIO(b"PK\x03\x04" + b"\0" * 50))
 
 
@@ -439,3 +439,16 @@ def test_fromregex():
         asnumpy.fromregex(io.StringIO(text), r"x=(\d+)", numpy.int64)
     with pytest.raises(TypeError, match="asnumpy.fromregex"):
         asnumpy.fromregex(io.StringIO(text), r"x=(\d+)", [("x", "U3")])
+
+
+# -- issue 14: a corrupt archive raises NumPy's BadZipFile ------------------------------------
+
+
+@pytest.mark.parametrize("content", [b"PK\x03\x04garbage" * 3, b"PK\x03\x04", b"PK\x05\x06"])
+def test_corrupt_npz_raises_bad_zip_file(tmp_path, content):
+    path = tmp_path / "bad.npz"
+    path.write_bytes(content)
+    with pytest.raises(zipfile.BadZipFile):
+        numpy.load(path)
+    with pytest.raises(zipfile.BadZipFile, match="asnumpy.load"):
+        asnumpy.load(path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 
 import numpy as np
 
@@ -178,6 +179,28 @@ class ndarray:
     def shape(self) -> tuple[int, ...]:
         return self._shape
 
+    @shape.setter
+    def shape(self, value) -> None:
+        # NumPy's in-place reshape: only without a copy, else AttributeError
+        new_shape = _resolve_reshape(value, self.size)
+        if new_shape == self._shape:
+            return
+        if self.flags.c_contiguous:
+            strides = _layout.contiguous_view_strides(new_shape, self.itemsize, "C")
+        else:
+            strides = _layout.nocopy_reshape_strides(self._shape, self._strides, self.itemsize,
+                                                     new_shape, "C")
+        if strides is None:
+            raise AttributeError(
+                f"asnumpy.ndarray.shape: incompatible shape {new_shape} for in-place "
+                "modification. Use `.reshape()` to make a copy with the desired shape.")
+        self._shape, self._strides = new_shape, strides
+        self._native = None               # the cached host view had the old layout
+
+    @shape.deleter
+    def shape(self) -> None:
+        raise AttributeError("Cannot delete array shape")
+
     @property
     def dtype(self) -> np.dtype:
         return self._dtype
@@ -185,6 +208,31 @@ class ndarray:
     @property
     def strides(self) -> tuple[int, ...]:
         return self._strides
+
+    @strides.setter
+    def strides(self, value) -> None:
+        # NumPy 2.4 still allows this (deprecated): validated as as_strided validates
+        warnings.warn("Setting the strides on an asnumpy array is deprecated, as in NumPy 2.4; "
+                      "create a new view with asnumpy.lib.stride_tricks.as_strided instead.",
+                      DeprecationWarning, stacklevel=2)
+        try:
+            strides = tuple(operator.index(s) for s in value)
+        except TypeError:
+            strides = (operator.index(value),)
+        if len(strides) != self.ndim:
+            raise ValueError(f"asnumpy.ndarray.strides: strides {strides} must be same length "
+                             f"as shape ({self.ndim})")
+        low, high = _layout.memory_extent(self._shape, strides, self.itemsize)
+        nbytes = self._realize().nbytes
+        if self.size and (self._offset + low < 0 or self._offset + high > nbytes):
+            raise ValueError(f"asnumpy.ndarray.strides: strides {strides} is not compatible "
+                             f"with available memory ({nbytes} bytes)")
+        self._strides = strides
+        self._native = None               # the cached host view had the old layout
+
+    @strides.deleter
+    def strides(self) -> None:
+        raise AttributeError("Cannot delete array strides")
 
     @property
     def ndim(self) -> int:

@@ -171,6 +171,8 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     ValueError
         Bad magic, malformed header, truncated data, a header announcing
         more data than the file holds, or pickled data with ``allow_pickle=False``.
+    zipfile.BadZipFile
+        A ``.npz`` file that is not a valid zip archive (NumPy's error).
     TypeError
         The file holds a non-numeric dtype (structured, strings, objects).
 
@@ -287,7 +289,7 @@ class NpzFile(Mapping):
         except zipfile.BadZipFile as exc:
             if own_fid:
                 fid.close()
-            raise ValueError(f"asnumpy.load: bad .npz file: {exc}") from None
+            raise zipfile.BadZipFile(f"asnumpy.load: bad .npz file: {exc}") from None
         self._files = self.zip.namelist()
         self.files = [name.removesuffix(".npy") for name in self._files]
         self.fid = fid if own_fid else None

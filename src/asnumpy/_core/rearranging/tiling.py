@@ -26,6 +26,20 @@ from ._common import (
 __all__ = ["repeat", "tile"]
 
 
+def _tile_count(n) -> int:
+    """One count of ``tile``'s ``reps`` as an int, with NumPy's error for anything else."""
+    try:
+        return operator.index(n)
+    except TypeError:
+        pass
+    # numpy.tile hands a string count to repeat, whose int() conversion raises
+    # ValueError; any other non-integer fails later as a shape entry (TypeError)
+    if isinstance(n, (str, bytes)):
+        raise ValueError(f"asnumpy.tile: invalid literal for int() with base 10: {n!r}")
+    raise TypeError(f"asnumpy.tile: {type(n).__name__!r} object cannot be interpreted "
+                    f"as an integer (reps entry {n!r})")
+
+
 def tile(A, reps):
     """Construct an array by repeating ``A`` the number of times given by ``reps``.
 
@@ -53,7 +67,7 @@ def tile(A, reps):
         tup = tuple(reps)
     except TypeError:
         tup = (reps,)
-    tup = tuple(operator.index(n) for n in tup)
+    tup = tuple(_tile_count(n) for n in tup)
     A = as_array(A, "tile")
     d = len(tup)
     if A.ndim < d:
