@@ -181,8 +181,15 @@ def test_sequences_containing_asnumpy_arrays(rng):
     nested = [[device_rows[0], device_rows[1]], [rows[2], device_rows[0].get()]]
     assert_same_array(anp.asarray(nested, dtype=np.float64),
                       np.asarray([[rows[0], rows[1]], [rows[2], rows[0]]], dtype=np.float64))
+    # the mixing rule: a sequence of arrays lands on their device; two devices raise
     elsewhere = anp.asarray(rows[0], device="cpu:1")
-    assert_same_array(anp.asarray([elsewhere, device_rows[1]]), np.asarray(rows[:2]))
+    together = anp.asarray([elsewhere, rows[1]])
+    assert together.device == anp.Device("cpu:1")
+    assert_same_array(together, np.asarray(rows[:2]))
+    with pytest.raises(ValueError, match="different devices"):
+        anp.asarray([elsewhere, device_rows[1]])
+    with pytest.raises(ValueError, match="different devices"):
+        anp.asarray([elsewhere], device="cpu:2")
 
 
 def test_objects_with_array_interface(rng):

@@ -17,7 +17,7 @@ from ..runtime.stream import Stream, get_current_stream
 from . import ndarray as _ndarray_module  # a cycle: ndarray.py imports this module
 from ._layout import contiguous_strides, size_of, strides_for_order
 
-__all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device",
+__all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device", "nested_device",
            "errstate_wrapped"]
 
 
@@ -28,6 +28,20 @@ def resolve_stream(device, stream, func="launch"):
     if not isinstance(stream, Stream):
         raise TypeError(f"asnumpy.{func}: stream must be an asnumpy.Stream, got {stream!r}")
     return stream
+
+
+def nested_device(values):
+    """The device of the first asnumpy array in ``values``, looking inside lists and
+    tuples (operands given as sequences of arrays), or None if there is none."""
+    for value in values:
+        other = getattr(value, "__asnumpy_device__", None)
+        if other is not None:
+            return other
+        if type(value) is list or type(value) is tuple:
+            other = nested_device(value)
+            if other is not None:
+                return other
+    return None
 
 
 def check_same_device(func, device, *arrays):

@@ -31,29 +31,49 @@ ASYNC = "async"     # stream= value: copy on the device's transfer stream and re
 DEVICE_MEMORY_IMPORTERS: dict = {}
 
 
-def host_value(obj, dtype=None) -> np.ndarray:
-    """``obj`` as a NumPy array of any dtype; asnumpy arrays inside sequences are fetched."""
+def host_value(obj, dtype=None, devices=None) -> np.ndarray:
+    """``obj`` as a NumPy array of any dtype; asnumpy arrays inside sequences are fetched.
+
+    ``devices``, a set, collects the devices of the asnumpy arrays fetched.
+    """
     try:
         return np.asarray(obj, dtype=dtype)
     except TypeError:
         if not isinstance(obj, (list, tuple)):
             raise
-        return np.asarray(_fetch_nested(obj), dtype=dtype)
+        return np.asarray(_fetch_nested(obj, set() if devices is None else devices), dtype=dtype)
 
 
-def host_array(obj, dtype, func) -> np.ndarray:
+def host_array(obj, dtype, func, devices=None) -> np.ndarray:
     """``obj`` as a numeric NumPy array in native byte order; TypeError naming ``func`` if not."""
-    host = obj if dtype is None and type(obj) is np.ndarray else host_value(obj, dtype)
+    host = obj if dtype is None and type(obj) is np.ndarray else host_value(obj, dtype, devices)
     checked = _dtypes.to_dtype(host.dtype, func)
     return host if checked == host.dtype else host.astype(checked)
 
 
-def _fetch_nested(item):
+def _fetch_nested(item, devices):
     if isinstance(item, ndarray):
+        devices.add(item._device)
         return item.get()
     if isinstance(item, (list, tuple)):
-        return [_fetch_nested(x) for x in item]
+        return [_fetch_nested(x, devices) for x in item]
     return item
+
+
+def sequence_device(devices, device, func):
+    """The device a sequence holding asnumpy arrays of ``devices`` becomes an array on.
+
+    The mixing rule: the arrays' device (the one asked for must be it), and
+    arrays of two devices raise ValueError naming both.
+    """
+    wanted = device if device is not None else next(iter(devices))
+    for other in devices:
+        if other is not wanted:
+            raise ValueError(
+                f"asnumpy.{func}: arrays are on different devices ({wanted} and {other}); "
+                f"move one with .to({str(wanted)!r}) first"
+            )
+    return wanted
 
 
 def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
@@ -199,10 +219,16 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
                 stream = None if stream == ASYNC else stream
                 alias = alias(obj, None if device is None else Device(device), "asarray")
                 return _from_device_array(alias, dtype, order, device, copy, stream, "asarray")
-    device = get_device() if device is None else Device(device)
+    device = None if device is None else Device(device)
     if copy is False:
+        device = get_device() if device is None else device
         return _alias_host(_host_without_copy(obj, dtype, order), device, "asarray")
-    return from_host(host_array(obj, dtype, "asarray"), device, stream, "asarray", order)
+    nested = set()
+    host = host_array(obj, dtype, "asarray", nested)
+    if nested:                  # a sequence holding asnumpy arrays: on their device
+        device = sequence_device(nested, device, "asarray")
+    device = get_device() if device is None else device
+    return from_host(host, device, stream, "asarray", order)
 
 
 def _host_without_copy(obj, dtype, order) -> np.ndarray:

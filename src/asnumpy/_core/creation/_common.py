@@ -46,10 +46,8 @@ def _target_device(device, *inputs) -> Device:
     """``device``, else the device of the first asnumpy input, else the current one."""
     if device is not None:
         return Device(device)
-    for value in inputs:
-        if isinstance(value, ndarray):
-            return value.device
-    return get_device()
+    found = _launch.nested_device(inputs)
+    return get_device() if found is None else found
 
 
 def _order_letter(order, func, default):
@@ -112,8 +110,12 @@ def _input_array(value, device, func) -> ndarray:
         if device is None:
             return value
         return transfer.to_device(value, Device(device), None, func)
+    nested = set()
     with _named_errors(func):
-        host = transfer.host_array(value, None, func)
+        host = transfer.host_array(value, None, func, nested)
+    if nested:                  # asnumpy arrays in a sequence: one device, the default target
+        nested_device = transfer.sequence_device(nested, None, func)
+        device = nested_device if device is None else device
     return transfer.from_host(host, _target_device(device), None, func)
 
 

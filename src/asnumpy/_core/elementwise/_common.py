@@ -13,7 +13,7 @@ from numpy.exceptions import AxisError
 
 from ...runtime.device import get_device
 from ...runtime.stream import get_current_stream
-from .._launch import check_same_device, empty
+from .._launch import check_same_device, empty, nested_device
 from .._layout import normalize_axis, shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
@@ -39,11 +39,10 @@ PY_SCALARS = (bool, int, float, complex)
 
 
 def device_of(*values):
-    """The device of the first asnumpy array among ``values`` (else the current device)."""
-    for value in values:
-        if isinstance(value, ndarray):
-            return value._device
-    return get_device()
+    """The device of the first asnumpy array among ``values``, nested in sequences too
+    (else the current device)."""
+    device = nested_device(values)
+    return get_device() if device is None else device
 
 
 def to_device(value, device, func, dtype=None) -> ndarray:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from .._launch import launch
+from .._launch import check_same_device, launch
 from ..reductions._common import NoValue, any_true, device_operand
 from ..sorting._common import public
 from ..ufuncs import UFUNCS
@@ -47,6 +47,7 @@ def _order_statistic(name, a, q, axis, out, overwrite_input, method, keepdims, w
     """``numpy.<name>`` on device array ``a``, into ``out`` or a new array."""
     a = device_operand(a, out)
     has_q = q is not None
+    check_same_device(name, a._device, q)        # q as a device array: a's device
     args = (a, host_value(q)) if has_q else (a,)
     options = {"axis": axis, "overwrite_input": overwrite_input}
     if keepdims is not NoValue:

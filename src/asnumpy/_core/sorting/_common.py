@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._dtypes import dtype_from_code
-from .._launch import empty, launch
+from .._launch import empty, launch, nested_device
 from ..ndarray import ndarray
 from ..reductions._common import INTP, named
 
@@ -64,14 +64,7 @@ def one_or_tuple(results):
 
 def device_of(*values):
     """The device of the first asnumpy array among ``values`` (nested in lists too), or None."""
-    for value in values:
-        if isinstance(value, ndarray):
-            return value._device
-        if isinstance(value, (list, tuple)):
-            device = device_of(*value)
-            if device is not None:
-                return device
-    return None
+    return nested_device(values)
 
 
 def _contains_device_array(value):
