@@ -330,3 +330,11 @@ held.launch(lambda: open({str(marker)!r}, "w").write("done"))
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert marker.read_text() == "done"
+
+
+def test_closing_a_default_stream_only_synchronizes():
+    default = ap.Device().default_stream
+    default.close()
+    out = []
+    default.launch(out.append, 1)
+    assert out == [1]

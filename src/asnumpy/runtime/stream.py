@@ -136,6 +136,7 @@ class Stream:
     """
 
     is_default = False
+    _worker = None          # the thread behind a cpu stream; back ends' streams have none
 
     def __new__(cls, device=None):
         # A back end with streams of its own (cuda) supplies a subclass; ``Stream()``
@@ -176,6 +177,9 @@ class Stream:
         without waiting.
         """
         worker = self._worker
+        if worker is None:      # default streams and back ends' own (cuda): nothing to end
+            self.synchronize()
+            return
         worker.stop()
         if worker.thread is not threading.current_thread():
             worker.thread.join()
