@@ -101,12 +101,76 @@ def _clip(a, low, high, out, kwargs, func):
     else:
         first = UFUNCS["maximum"](a, low, dtype=loop_dtype, casting="unsafe", **options)
     if where is True:
-        return UFUNCS["minimum"](first, high, out=out, dtype=loop_dtype, casting="unsafe",
-                                 **options)
-    # without ``out`` the masked-off elements are unspecified (NumPy: uninitialised);
-    # here they hold ``maximum(a, a_min)``
-    return UFUNCS["minimum"](first, high, out=first if out is None else out, dtype=loop_dtype,
-                             casting="unsafe", where=where, **options)
+        result = UFUNCS["minimum"](first, high, out=out, dtype=loop_dtype, casting="unsafe",
+                                   **options)
+    else:
+        # without ``out`` the masked-off elements are unspecified (NumPy: uninitialised);
+        # here they hold ``maximum(a, a_min)``
+        result = UFUNCS["minimum"](first, high, out=first if out is None else out,
+                                   dtype=loop_dtype, casting="unsafe", where=where, **options)
+    # the fix-ups below are internal work: they must not trip the user's errstate
+    with np.errstate(all="ignore"):
+        if loop_dtype.kind == "f" and result.dtype.kind == "f":
+            _scalar_bounds_zeros(result, a, low, high, where)
+        elif loop_dtype.kind == "c" and result.dtype.kind == "c":
+            _ties_to_bounds(result, low, high, where)
+    return result
+
+
+def _ties_to_bounds(result, low, high, where):
+    """Complex results equal to a bound are that bound, as NumPy's clip loop gives them.
+
+    Its complex loop keeps ``a`` only when strictly between the bounds
+    (``clip(-0+0j, 0, 2)`` is ``0j``), where maximum/minimum keep ``a`` on
+    ties; the two differ only in the signs of zeros, redone here (``high``
+    last: ``t = a if a > low else low; t if t < high else high``).
+    """
+    for bound in (low, high):
+        if isinstance(bound, ndarray):
+            bound = bound if bound.dtype == result.dtype else bound.astype(result.dtype)
+        else:
+            bound = np.asarray(bound).astype(result.dtype)
+        tie = UFUNCS["equal"](result, bound)
+        if where is not True:
+            tie = UFUNCS["logical_and"](tie, where)
+        UFUNCS["positive"](bound, out=result, where=tie)
+
+
+def _single_value(bound):
+    """A bound of one element as a host scalar, else None."""
+    if isinstance(bound, ndarray):
+        return bound._host_copy().reshape(()) if bound.size == 1 else None
+    host = np.asarray(bound)
+    return host.reshape(()) if host.size == 1 else None
+
+
+def _scalar_bounds_zeros(result, a, low, high, where):
+    """Signed zeros as NumPy's clip loop gives them for bounds of one element.
+
+    For bounds constant along its inner loop NumPy computes ``t = low if a <
+    low else a; high if t > high else t``, which keeps ``a`` when it equals a
+    bound: ``clip(-0.0, 0.0, 0.0)`` is -0.0, where ``minimum(maximum(a, low),
+    high)`` (NumPy's loop for array bounds, and the computation above) gives
+    0.0.  The two differ only in the sign of zero results, which are redone here.
+    """
+    low, high = _single_value(low), _single_value(high)
+    if low is None or high is None:
+        return
+    low, high = low.astype(result.dtype), high.astype(result.dtype)
+    if np.isnan(low) or np.isnan(high):
+        return                                   # every result is NaN
+    if low != 0 and high != 0:
+        return                                   # zeros come from ``a`` alone: kept by both
+    zero = UFUNCS["equal"](result, 0)
+    if where is not True:
+        zero = UFUNCS["logical_and"](zero, where)
+    below, above = UFUNCS["less"](a, low), UFUNCS["greater"](a, high)
+    inside = UFUNCS["logical_and"](zero, UFUNCS["logical_not"](
+        UFUNCS["logical_or"](below, above)))
+    UFUNCS["positive"](a, out=result, where=inside, dtype=result.dtype, casting="unsafe")
+    copyto(result, high if low > high else low, UFUNCS["logical_and"](zero, below), "clip")
+    only_above = UFUNCS["logical_and"](above, UFUNCS["logical_not"](below))
+    copyto(result, high, UFUNCS["logical_and"](zero, only_above), "clip")
 
 
 def _clip_loop_dtype(a, low, high, out, kwargs, func):

@@ -365,6 +365,11 @@ def squeeze(a, axis=None):
     a = as_array(a, "squeeze")
     if axis is None:
         axes = tuple(i for i, n in enumerate(a._shape) if n == 1)
+    elif (a.ndim == 0 and isinstance(axis, (int, np.integer))
+          and not isinstance(axis, bool) and axis in (0, -1)):
+        # NumPy's legacy rule: a single axis 0 or -1 of a 0-d array names no axis
+        # (a tuple such as (0,) is out of bounds, as for any other array)
+        axes = ()
     else:
         axes = normalize_axis_tuple(axis, a.ndim, "squeeze")
         if any(a._shape[i] != 1 for i in axes):

@@ -18,7 +18,7 @@ __all__ = ["convolve", "correlate"]
 
 
 _SEQUENCES = """a, v : array_like
-        Non-empty 1-D input sequences."""
+        Non-empty 1-D input sequences (for ``convolve`` a scalar is one of length 1)."""
 
 _RESULT = """Returns
     -------
@@ -42,6 +42,10 @@ def _length(n, m, mode):
 def _run(func, a, v, mode):
     device = device_of(a, v)
     a, v = to_device(a, device, func), to_device(v, device, func)
+    if func == "convolve":
+        # numpy.convolve reads its inputs with ndmin=1 (a scalar is a length-1
+        # sequence); numpy.correlate does not
+        a, v = (x.reshape(1) if x.ndim == 0 else x for x in (a, v))
     dtype = np.asarray(quiet(getattr(np, func), probe_array(a), probe_array(v), mode)).dtype
     out = empty((_length(a.shape[0], v.shape[0], mode),), dtype, device, func=func)
     launch("numpy_function", (out,), func, (a, v), {"mode": mode}, func=func)

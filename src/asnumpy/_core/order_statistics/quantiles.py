@@ -79,6 +79,10 @@ def _order_statistic(name, a, q, axis, out, overwrite_input, method, keepdims, w
         full = tuple(min(n, 1) if i in axes else n for i, n in enumerate(a.shape))
         probe_options = {k: v for k, v in options.items() if k != "weights"}
         shape = np.shape(quiet(function, np.ones(full, a.dtype), args[1], **probe_options))
+    elif name.startswith("nan") and a.size == 0:
+        # NumPy's nan* order statistics return nanmean(a, axis) for empty input:
+        # q's axes do not appear (nanquantile([], [0.1, 0.5]) is a 0-d NaN)
+        shape = _result_shape(a.shape, axis, keep, ())
     else:
         shape = _result_shape(a.shape, axis, keep, np.shape(args[1]) if has_q else ())
     result_out = output(out, shape, result.dtype, a._device, name,
