@@ -1,0 +1,695 @@
+"""Random programs of NumPy calls, run on NumPy and on asnumpy side by side.
+
+A program is a small register machine: each step calls one function of the
+namespace on registers made by earlier steps (and on constants), and its
+result -- when it is an array, or a tuple/list of arrays -- becomes the next
+register(s).  ``programs()`` draws one with hypothesis, simulating it on NumPy
+while drawing so that each step fits the shapes and dtypes it operates on;
+``run_program()`` then runs it on both libraries and compares every step:
+exception type, dtype, shape and values.  A program prints as the code it runs.
+
+The catalogue of operations (``OPERATIONS``) is data: a name, how many
+registers it takes and a function drawing the rest of its arguments.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Callable
+
+import numpy as np
+from hypothesis import strategies as st
+
+import asnumpy as ap
+from asnumpy.testing._differential import public_error_type
+
+from _standard_values import following_the_standard
+
+DEVICES = ("cpu:0", "cpu:1", "cpu:2", "cpu:3")
+DTYPES = tuple(np.dtype(d) for d in (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128"))
+LAYOUTS = ("contiguous", "reversed", "strided", "transposed")
+
+
+
+def _out_of_bounds_fancy_index_into_empty(step, operands):
+    if step.op != "getitem" or not isinstance(step.args[1], Const) or operands[0].size:
+        return False
+    index, size = step.args[1].value, operands[0].shape[0] if operands[0].ndim else 1
+    return index.dtype.kind == "i" and bool(np.any((index >= size) | (index < -size)))
+
+
+def _sequence_into_one_complex_element(step, operands):
+    if step.op != "setitem_from" or operands[0].dtype.kind != "c" or operands[1].size == 1:
+        return False
+    key = step.args[2].value if isinstance(step.args[2], Const) else step.args[2]
+    try:
+        return np.ndim(operands[0][key]) == 0
+    except IndexError:
+        return False
+
+
+# Known, reported mismatches kept out of generation: (cause, does this step hit it?).
+# Each is in a file another engineer owns; remove the entry when its fix lands.
+KNOWN_MISMATCHES = [
+    # issue 14 defect 2 (indexing/*): ap.ones((3, 0, 4))[ap.asarray([-4])] returns an
+    # empty (1, 0, 4) array; NumPy raises IndexError (index -4 out of bounds).
+    ("out-of-bounds fancy index into an empty array", _out_of_bounds_fancy_index_into_empty),
+    # issue 14 defect 7 (indexing/*): c = ap.zeros((), complex); c[()] = ap.ones(2, complex)
+    # raises ValueError; NumPy raises TypeError (only 0-dimensional arrays can be converted).
+    ("a sequence set into one complex element", _sequence_into_one_complex_element),
+]
+
+
+def known_mismatch(step, operands):
+    """The cause of the known mismatch ``step`` would hit, or None."""
+    for cause, hits in KNOWN_MISMATCHES:
+        if hits(step, operands):
+            return cause
+    return None
+
+
+# -- program representation ---------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Reg:
+    """A reference to register ``index``."""
+    index: int
+
+    def __repr__(self):
+        return f"r{self.index}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Const:
+    """A host constant (index array, mask, values); asnumpy gets it on the step's device."""
+    value: np.ndarray
+
+    def __repr__(self):
+        return f"array({self.value.tolist()!r}, dtype={self.value.dtype.name})"
+
+
+@dataclasses.dataclass
+class Step:
+    """``registers[...] = op(*args, **kwargs)``; ``mix`` moves the second array operand
+    to another device, where asnumpy must raise ValueError ("different devices")."""
+    op: str
+    args: tuple
+    kwargs: dict
+    mix: str | None = None
+
+    def __repr__(self):
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        text = f"{self.op}({', '.join(parts)})"
+        if self.mix:
+            text += f"  # second array operand moved to {self.mix}: must raise ValueError"
+        return text
+
+
+@dataclasses.dataclass
+class Program:
+    steps: list
+
+    def __repr__(self):
+        lines = ["Program:"] + [f"    {step!r}" for step in self.steps]
+        return "\n".join(lines)
+
+
+# -- the operations -----------------------------------------------------------
+# Each entry: arity (registers it reads) and a drawer ``draw_args(draw, *numpy_operands)``
+# returning (extra positional args, kwargs).  The step's ``args`` are the registers
+# followed by the extra args.
+
+
+def _axis(draw, ndim, allow_none=True, bad=True):
+    choices = st.integers(-ndim, ndim - 1) if ndim else st.nothing()
+    if bad:
+        choices = choices | st.sampled_from([ndim, -ndim - 1])
+    if allow_none:
+        choices = st.none() | choices
+    return draw(choices)
+
+
+def _python_scalar(draw):
+    return draw(st.sampled_from([True, 0, 1, 2, -3, 300, 0.5, -2.0, float("inf"), 1 + 2j]))
+
+
+def _none(draw, *operands):
+    return (), {}
+
+
+def _reduction(dtypes=False, keepdims=True):
+    def draw_args(draw, a):
+        kwargs = {"axis": _axis(draw, a.ndim)}
+        if keepdims and draw(st.booleans()):
+            kwargs["keepdims"] = True
+        if dtypes and draw(st.booleans()):
+            kwargs["dtype"] = draw(st.sampled_from(["int64", "float32", "float64", "complex128"]))
+        return (), kwargs
+    return draw_args
+
+
+def _getitem(draw, a):
+    kind = draw(st.sampled_from(["basic", "fancy", "mask", "mask0"]))
+    return (_index(draw, a, kind),), {}
+
+
+def _index(draw, a, kind):
+    if kind == "basic":
+        items = []
+        for size in a.shape[:draw(st.integers(0, a.ndim))]:
+            if draw(st.booleans()):
+                items.append(draw(st.integers(-size - 1, size)) if size else slice(None))
+            else:
+                bound = st.none() | st.integers(-size - 1, size + 1)
+                step = draw(st.none() | st.sampled_from([1, 2, -1, -2, 3]))
+                items.append(slice(draw(bound), draw(bound), step))
+        if draw(st.booleans()):
+            items.insert(draw(st.integers(0, len(items))), draw(st.sampled_from([None, ...])))
+        return tuple(items)
+    size = a.shape[0] if a.ndim else 1
+    if kind == "fancy":
+        values = draw(st.lists(st.integers(-size - 1, size), max_size=4))
+        return Const(np.asarray(values, dtype=np.intp))
+    shape = a.shape if kind == "mask" else a.shape[:1]
+    count = int(np.prod(shape))
+    bits = draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    return Const(np.asarray(bits, dtype=bool).reshape(shape))
+
+
+def _setitem_key(draw, a):
+    kind = draw(st.sampled_from(["basic", "fancy", "mask"]))
+    return _index(draw, a, kind)
+
+
+def _reshape(draw, a):
+    options = [(-1,), tuple(reversed(a.shape)), a.shape + (1,), (a.size, -1), (2, -1)]
+    return (draw(st.sampled_from(options)),), {}
+
+
+def _axis_required(draw, a):
+    return (), {"axis": _axis(draw, a.ndim, allow_none=False)}
+
+
+def _concatenate_axis(draw, a, b):
+    return (), {"axis": _axis(draw, max(a.ndim, 1), allow_none=True)}
+
+
+def _stack_axis(draw, a, b):
+    return (), {"axis": draw(st.integers(-a.ndim - 1, a.ndim))}
+
+
+def _split(draw, a):
+    axis = _axis(draw, a.ndim, allow_none=False, bad=a.ndim == 0)
+    sections = draw(st.integers(1, 3)) if draw(st.booleans()) else Const(
+        np.asarray(sorted(draw(st.lists(st.integers(0, 4), max_size=3))), dtype=np.intp))
+    if isinstance(sections, Const):
+        sections = sections.value.tolist()
+    return (sections,), {"axis": axis}
+
+
+def _squeeze(draw, a):
+    ones = [i for i, n in enumerate(a.shape) if n == 1]
+    if ones and draw(st.booleans()):
+        return (), {"axis": draw(st.sampled_from(ones))}
+    return (), {}
+
+
+def _expand_dims(draw, a):
+    return (), {"axis": draw(st.integers(-a.ndim - 2, a.ndim + 1))}
+
+
+def _roll(draw, a):
+    return (draw(st.integers(-5, 5)),), {"axis": _axis(draw, a.ndim, bad=False)}
+
+
+def _sort(draw, a):
+    return (), {"axis": _axis(draw, a.ndim, allow_none=True, bad=False) if a.ndim else None}
+
+
+def _argsort(draw, a):
+    _, kwargs = _sort(draw, a)
+    return (), dict(kwargs, kind="stable")
+
+
+def _transpose(draw, a):
+    if a.ndim > 1 and draw(st.booleans()):
+        return (tuple(draw(st.permutations(range(a.ndim)))),), {}
+    return (), {}
+
+
+def _full_like(draw, a):
+    return (_python_scalar(draw),), {}
+
+
+def _fill_setitem(draw, a):
+    return (_setitem_key(draw, a), _python_scalar(draw)), {}
+
+
+def _set_register(draw, a, b):
+    return (_setitem_key(draw, a),), {}
+
+
+UNARY_UFUNCS = ("negative", "absolute", "sqrt", "exp", "sin", "floor", "isnan", "sign",
+                "square", "logical_not", "invert", "isfinite", "conjugate")
+BINARY_UFUNCS = ("add", "subtract", "multiply", "true_divide", "floor_divide", "remainder",
+                 "maximum", "minimum", "equal", "less", "greater_equal", "logical_and",
+                 "bitwise_and", "arctan2", "power", "hypot", "not_equal")
+
+# name -> (arity, drawer of the other arguments)
+OPERATIONS: dict[str, tuple[int, Callable]] = {}
+OPERATIONS.update({name: (1, _none) for name in UNARY_UFUNCS})
+OPERATIONS.update({name: (2, _none) for name in BINARY_UFUNCS})
+OPERATIONS.update({f"{name}+scalar": (1, _none) for name in BINARY_UFUNCS})
+OPERATIONS.update({
+    "sum": (1, _reduction(dtypes=True)), "prod": (1, _reduction(dtypes=True)),
+    "mean": (1, _reduction(dtypes=True)), "max": (1, _reduction()), "min": (1, _reduction()),
+    "std": (1, _reduction()), "var": (1, _reduction()), "any": (1, _reduction()),
+    "all": (1, _reduction()), "argmax": (1, _reduction()), "argmin": (1, _reduction()),
+    "cumsum": (1, _reduction(dtypes=True, keepdims=False)),
+    "getitem": (1, _getitem), "setitem": (1, _fill_setitem), "setitem_from": (2, _set_register),
+    "reshape": (1, _reshape), "transpose": (1, _transpose),
+    "concatenate": (2, _concatenate_axis), "stack": (2, _stack_axis), "split": (1, _split),
+    "squeeze": (1, _squeeze), "expand_dims": (1, _expand_dims), "flip": (1, _sort),
+    "roll": (1, _roll), "sort": (1, _sort), "argsort": (1, _argsort),
+    "unique_values": (1, _none), "unique_counts": (1, _none), "intersect1d": (2, _none),
+    "union1d": (2, _none), "setdiff1d": (2, _none), "isin": (2, _none),
+    "matmul": (2, _none), "linalg.solve": (2, _none), "linalg.inv": (1, _none),
+    "linalg.det": (1, _none), "zeros_like": (1, _none), "full_like": (1, _full_like),
+    "copy": (1, _none),
+})
+
+# Creation functions make registers from nothing: name -> drawer of (args, kwargs).
+_small_shapes = st.lists(st.integers(0, 4), max_size=3).map(tuple)
+
+
+def _creation(draw, name):
+    dtype = draw(st.sampled_from(DTYPES)).name
+    if name in ("zeros", "ones"):
+        return (draw(_small_shapes),), {"dtype": dtype}
+    if name == "full":
+        return (draw(_small_shapes), _python_scalar(draw)), {"dtype": dtype}
+    if name == "arange":
+        start, stop = draw(st.integers(-5, 5)), draw(st.integers(-5, 10))
+        step = draw(st.sampled_from([1, 2, -1, 0.5]))
+        return (start, stop, step), {"dtype": draw(st.sampled_from(
+            [None, "int32", "int64", "float32", "float64"]))}
+    if name == "linspace":
+        return (draw(st.integers(-3, 3)), draw(st.integers(-3, 3)), draw(st.integers(0, 6))), {
+            "endpoint": draw(st.booleans())}
+    if name == "eye":
+        n = draw(st.integers(0, 4))
+        return (n, draw(st.none() | st.integers(0, 4)), draw(st.integers(-2, 2))), {
+            "dtype": dtype}
+    if name == "well_conditioned":
+        n = draw(st.integers(1, 4))
+        noise = draw(st.lists(st.integers(-2, 2), min_size=n * n, max_size=n * n))
+        values = np.eye(n) * 4 * n + np.asarray(noise).reshape(n, n) / 2
+        dtype = draw(st.sampled_from(["float32", "float64", "complex128"]))
+        return (Const(values.astype(dtype)),), {}
+    raise AssertionError(name)
+
+
+CREATION = ("zeros", "ones", "full", "arange", "linspace", "eye", "well_conditioned")
+
+
+@st.composite
+def random_arrays(draw):
+    """(host values, layout): small values of any dtype, sometimes NaN/inf/-0.0."""
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = draw(st.lists(st.integers(0, 4), max_size=3).map(tuple))
+    layout = draw(st.sampled_from(LAYOUTS))
+    seed = draw(st.integers(0, 2**16))
+    rng = np.random.default_rng(seed)
+    base_shape = {"strided": shape[:-1] + (2 * shape[-1],) if shape else shape,
+                  "transposed": tuple(reversed(shape))}.get(layout, shape)
+    values = rng.integers(-6, 7, size=base_shape) / draw(st.sampled_from([1, 2]))
+    if dtype.kind == "c":
+        values = values + 1j * rng.integers(-3, 4, size=base_shape)
+    if dtype.kind in "fc" and values.size and draw(st.booleans()):
+        flat = values.reshape(-1)
+        flat[rng.integers(0, flat.size, size=2)] = draw(
+            st.sampled_from([np.nan, np.inf, -np.inf, -0.0]))
+    if dtype.kind == "u":
+        values = np.abs(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(values).astype(dtype), layout
+
+
+def apply_layout(xp, base, layout):
+    """The view of ``base`` that gives the layout (same on both libraries)."""
+    if layout == "reversed":
+        return base[::-1] if base.ndim else base
+    if layout == "strided":
+        return base[..., ::2] if base.ndim else base
+    if layout == "transposed":
+        return base.T
+    return base
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """A register made from host values on a device, viewed with ``layout``."""
+    values: np.ndarray
+    layout: str
+    device: str
+
+    def __repr__(self):
+        with np.printoptions(threshold=30):
+            text = np.array2string(self.values, separator=", ").replace("\n", "")
+        view = {"reversed": "[::-1]", "strided": "[..., ::2]", "transposed": ".T"}.get(
+            self.layout, "")
+        return (f"asarray({text}, dtype={self.values.dtype.name}, "
+                f"device={self.device!r}){view}")
+
+
+# -- running one step on one library ------------------------------------------
+
+
+NUMPY_VERSIONS = {
+    "floor_divide": following_the_standard("floor_divide"),   # inf operand: the standard's
+    "unique_values": lambda a: np.sort(np.unique_values(a)),  # asnumpy's are sorted
+}
+
+
+def _function(xp, name):
+    if xp is np and name in NUMPY_VERSIONS:
+        return NUMPY_VERSIONS[name]
+    target = xp
+    for part in name.split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _on_device(value, device):
+    """asnumpy's operand on ``device`` (registers moved, host constants copied there)."""
+    if isinstance(value, Const):
+        return ap.asarray(value.value, device=device)
+    if isinstance(value, tuple):
+        return tuple(_on_device(v, device) for v in value)
+    return value
+
+
+def _host(value):
+    if isinstance(value, Const):
+        return value.value
+    if isinstance(value, tuple):
+        return tuple(_host(v) for v in value)
+    return value
+
+
+def call(xp, step, registers, device=None):
+    """Run ``step`` with library ``xp`` on ``registers`` (that library's values).
+
+    Returns the step's result.  For asnumpy, array operands are moved to
+    ``device`` first -- except the second one of a ``mix`` step, which goes to
+    ``step.mix``.
+    """
+    args = [registers[a.index] if isinstance(a, Reg) else a for a in step.args]
+    kwargs = dict(step.kwargs)
+    if xp is ap:
+        moved, arrays = [], 0
+        for arg, spec in zip(args, step.args):
+            if isinstance(spec, Reg):
+                arrays += 1
+                target = step.mix if (step.mix and arrays == 2) else device
+                moved.append(arg.to(target) if arg.device != ap.Device(target) else arg)
+            else:
+                moved.append(_on_device(arg, device))
+        args = moved
+    else:
+        args = [_host(a) for a in args]
+    op = step.op
+    if op == "getitem":
+        return args[0][args[1]]
+    if op == "setitem":
+        args[0][args[1]] = args[2]
+        return None
+    if op == "setitem_from":
+        args[0][args[2]] = args[1]
+        return None
+    if op == "reshape":
+        return args[0].reshape(args[1])
+    if op == "copy":
+        return args[0].copy()
+    if op in ("concatenate", "stack"):
+        return _function(xp, op)([args[0], args[1]], **kwargs)
+    if op == "source":
+        source = args[0]
+        if xp is np:
+            return apply_layout(np, source.values.copy(), source.layout)
+        return apply_layout(ap, ap.asarray(source.values, device=device), source.layout)
+    if op == "well_conditioned":
+        return np.array(args[0]) if xp is np else args[0]     # a fresh copy each run
+    if op.endswith("+scalar"):
+        kind, scalar = kwargs.pop("scalar_kind"), kwargs.pop("scalar")
+        if kind == "numpy":
+            scalar = np.asarray(scalar).astype(kwargs.pop("scalar_dtype"))[()]
+        return _function(xp, op[:-len("+scalar")])(args[0], scalar)
+    if op in CREATION_NAMES and xp is ap:
+        kwargs["device"] = device
+    return _function(xp, op)(*args, **kwargs)
+
+
+CREATION_NAMES = frozenset(("zeros", "ones", "full", "arange", "linspace", "eye"))
+
+
+def quietly(function, *args):
+    """``function(*args)`` with NumPy's floating-point warnings and all warnings off:
+    returns (result, exception)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return function(*args), None
+        except Exception as exc:  # the exception is the result under comparison
+            return None, exc
+
+
+def results_of(value):
+    """The arrays a step's result makes into registers (none for None)."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            out.extend(results_of(v))
+        return out
+    return [value]
+
+
+# -- drawing a program --------------------------------------------------------
+
+
+@st.composite
+def programs(draw, min_steps=3, max_steps=10):
+    """A random program, simulated on NumPy while it is drawn so each step fits."""
+    device = draw(st.sampled_from(DEVICES))
+    registers: list = []          # NumPy values, to choose fitting arguments
+    devices: list = []            # asnumpy's device for each register
+    steps: list = []
+    n_steps = draw(st.integers(min_steps, max_steps))
+    while len(steps) < n_steps:
+        step, step_device = _draw_step(draw, registers, devices, device)
+        operands = [registers[a.index] for a in step.args if isinstance(a, Reg)]
+        if known_mismatch(step, operands):
+            continue
+        if step.mix and quietly(call, np, step, [r.copy() for r in registers])[1]:
+            step.mix = None   # an invalid call may raise its own error first: no mixing
+        if step.mix:          # only asnumpy runs it (and must raise)
+            steps.append((step, step_device, "raises ValueError"))
+            continue
+        result, error = quietly(call, np, step, registers)
+        if error is not None:
+            steps.append((step, step_device, f"raises {type(error).__name__}"))
+            continue
+        new = [np.asarray(v) for v in results_of(result)]
+        names = ", ".join(f"r{i}" for i in range(len(registers), len(registers) + len(new)))
+        steps.append((step, step_device, names))
+        registers.extend(new)
+        devices.extend([step_device] * len(new))
+    return ProgramRun(steps)
+
+
+def _draw_step(draw, registers, devices, device):
+    choice = draw(st.sampled_from(["op"] * 6 + ["source", "creation"])
+                  if registers else st.sampled_from(["source", "creation"]))
+    if choice == "source":
+        values, layout = draw(random_arrays())
+        where = draw(st.sampled_from(DEVICES)) if draw(st.integers(0, 4)) == 0 else device
+        return Step("source", (Source(values, layout, where),), {}), where
+    if choice == "creation":
+        name = draw(st.sampled_from(CREATION))
+        args, kwargs = _creation(draw, name)
+        return Step(name, args, kwargs), device
+    name = draw(st.sampled_from(sorted(OPERATIONS)))
+    arity, drawer = OPERATIONS[name]
+    operands = [draw(st.integers(0, len(registers) - 1)) for _ in range(arity)]
+    numpy_operands = [registers[i] for i in operands]
+    if name == "matmul" or name.startswith("linalg"):
+        operands, numpy_operands = _square_first(draw, registers, operands)
+    if arity == 2 and draw(st.integers(0, 3)):
+        operands, numpy_operands = _fitting_second(draw, name, registers, operands)
+    extra, kwargs = drawer(draw, *numpy_operands)
+    if name.endswith("+scalar"):
+        kwargs = {"scalar_kind": draw(st.sampled_from(["python", "numpy"])),
+                  "scalar": _python_scalar(draw)}
+        if kwargs["scalar_kind"] == "numpy":
+            kwargs["scalar_dtype"] = draw(st.sampled_from(DTYPES)).name
+    step_device = devices[operands[0]]
+    mix = None
+    if arity == 2 and draw(st.integers(0, 9)) == 0:   # a deliberate two-device step
+        mix = draw(st.sampled_from([d for d in DEVICES if d != step_device]))
+    return Step(name, tuple(Reg(i) for i in operands) + tuple(extra), kwargs, mix), step_device
+
+
+def _square_first(draw, registers, operands):
+    """Prefer a square matrix as the first linalg operand when there is one."""
+    square = [i for i, r in enumerate(registers) if r.ndim == 2 and r.shape[0] == r.shape[1]]
+    if square and draw(st.integers(0, 3)):
+        operands = [draw(st.sampled_from(square))] + operands[1:]
+    return operands, [registers[i] for i in operands]
+
+
+def _fits(name, a, b):
+    """Whether ``b`` is a sensible second operand of ``name`` beside ``a``."""
+    if name in ("matmul", "linalg.solve"):
+        return a.ndim >= 1 and b.ndim >= 1 and b.shape[0 if b.ndim == 1 else -2] == a.shape[-1]
+    if name in ("concatenate", "stack"):
+        return a.ndim == b.ndim and a.shape[1:] == b.shape[1:]
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return False
+    return True
+
+
+def _fitting_second(draw, name, registers, operands):
+    """Prefer a second operand whose shape fits the first (broadcasting, matmul...)."""
+    fitting = [i for i, r in enumerate(registers) if _fits(name, registers[operands[0]], r)]
+    if fitting:
+        operands = [operands[0], draw(st.sampled_from(fitting))]
+    return operands, [registers[i] for i in operands]
+
+
+# -- running and comparing ----------------------------------------------------
+
+
+@dataclasses.dataclass
+class ProgramRun:
+    """A drawn program: its steps, each with the device asnumpy runs it on and the
+    registers it makes (``"r3, r4"``; ``"raises KeyError"`` when NumPy raises)."""
+    steps: list
+
+    def __repr__(self):
+        lines = ["Program:"]
+        for step, device, outcome in self.steps:
+            head = f"{outcome} = " if outcome and not outcome.startswith("raises") else ""
+            tail = f"; {outcome}" if outcome.startswith("raises") else ""
+            text = repr(step)
+            if step.op == "source":
+                text = repr(step.args[0])
+            elif step.op == "setitem":
+                text = f"{step.args[0]!r}[{step.args[1]!r}] = {step.args[2]!r}"
+            elif step.op == "setitem_from":
+                text = f"{step.args[0]!r}[{step.args[2]!r}] = {step.args[1]!r}"
+            if step.mix and step.op.startswith("setitem"):
+                text += f"  # {step.args[1]!r} moved to {step.mix}: must raise ValueError"
+            lines.append(f"    {head}{text}    # on {device}{tail}")
+        return "\n".join(lines)
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def _rtol(dtype):
+    return {"e": 2e-2, "f": 2e-5, "d": 1e-9, "F": 2e-5, "D": 1e-9}.get(dtype.char, 1e-9)
+
+
+def compare(expected, actual, where):
+    """NumPy's result against asnumpy's: kind, dtype, shape, values (NaN-aware)."""
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, (list, tuple)) or len(actual) != len(expected):
+            raise Mismatch(f"{where}: numpy gave {len(expected)} results, asnumpy {actual!r}")
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            compare(e, a, f"{where}[{i}]")
+        return
+    if expected is None:
+        return
+    if not isinstance(actual, ap.ndarray):
+        raise Mismatch(f"{where}: asnumpy returned {type(actual).__name__}, not an ndarray")
+    expected = np.asarray(expected)
+    host = ap.asnumpy(actual)
+    if host.dtype != expected.dtype or host.shape != expected.shape:
+        raise Mismatch(f"{where}: dtype/shape differ: numpy {expected.dtype}{expected.shape}, "
+                       f"asnumpy {host.dtype}{host.shape}")
+    if expected.dtype.kind in "fc":
+        e, h = expected.astype(np.complex128), host.astype(np.complex128)
+        finite = np.isfinite(e)
+        same_special = np.all((np.isnan(e) == np.isnan(h)) & (finite == np.isfinite(h)))
+        same_special = same_special and np.array_equal(e[~finite & ~np.isnan(e)],
+                                                       h[~finite & ~np.isnan(e)])
+        scale = max(1.0, float(np.max(np.abs(e[finite]), initial=0.0)))
+        rtol = _rtol(expected.dtype)
+        close = np.all(np.abs(e[finite] - h[finite]) <= rtol * scale)
+        if not (same_special and close):
+            raise Mismatch(f"{where}: values differ\n  numpy:   {expected!r}\n"
+                           f"  asnumpy: {host!r}")
+    elif not np.array_equal(expected, host):
+        raise Mismatch(f"{where}: values differ\n  numpy:   {expected!r}\n  asnumpy: {host!r}")
+
+
+def run_program(program: ProgramRun) -> int:
+    """Run ``program`` on NumPy and asnumpy, comparing each step; returns the steps run.
+
+    Raises Mismatch with the step, both answers and the program when they differ.
+    """
+    numpys, asnumpys = [], []
+    for number, (step, device, _) in enumerate(program.steps):
+        where = f"step {number} ({step!r})"
+        try:
+            _run_step(step, device, numpys, asnumpys, where)
+        except Mismatch as exc:
+            raise Mismatch(f"{exc}\n{program!r}") from None
+    for index, (e, a) in enumerate(zip(numpys, asnumpys)):   # aliasing: views see setitems
+        try:
+            compare(e, a, f"final r{index}")
+        except Mismatch as exc:
+            raise Mismatch(f"{exc}\n{program!r}") from None
+    return len(program.steps)
+
+
+def _run_step(step, device, numpys, asnumpys, where):
+    asnumpy_result, asnumpy_error = quietly(call, ap, step, asnumpys, device)
+    if step.mix:          # NumPy has no devices: only asnumpy runs it (a setitem would write)
+        if not (isinstance(asnumpy_error, ValueError)
+                and "different devices" in str(asnumpy_error)):
+            raise Mismatch(f"{where}: two-device step did not raise ValueError "
+                           f"'different devices' (got {asnumpy_error!r})")
+        return
+    numpy_result, numpy_error = quietly(call, np, step, numpys)
+    if numpy_error is not None or asnumpy_error is not None:
+        if numpy_error is None or asnumpy_error is None:
+            raise Mismatch(f"{where}: numpy {_outcome(numpy_result, numpy_error)}, "
+                           f"asnumpy {_outcome(asnumpy_result, asnumpy_error)}")
+        expected = public_error_type(type(numpy_error))
+        if not isinstance(asnumpy_error, expected):
+            raise Mismatch(f"{where}: error types differ: numpy {numpy_error!r}, "
+                           f"asnumpy {asnumpy_error!r}")
+        return
+    compare(numpy_result, asnumpy_result, where)
+    if step.op in ("setitem", "setitem_from"):
+        target = step.args[0].index
+        compare(numpys[target], asnumpys[target], f"{where} target")
+    numpys.extend(np.asarray(v) for v in results_of(numpy_result))
+    asnumpys.extend(results_of(asnumpy_result))
+
+
+def _outcome(result, error):
+    if error is not None:
+        return f"raised {type(error).__name__}: {error}"
+    return f"returned {result!r}"
