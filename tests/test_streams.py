@@ -338,3 +338,29 @@ def test_closing_a_default_stream_only_synchronizes():
     out = []
     default.launch(out.append, 1)
     assert out == [1]
+
+
+def test_close_while_another_thread_launches_does_not_hang():
+    stream = ap.Stream()
+    ran, refused = [], []
+
+    def launcher():
+        try:
+            for i in range(100_000):
+                stream.launch(ran.append, i)
+        except RuntimeError as exc:
+            refused.append(exc)
+
+    thread = threading.Thread(target=launcher, daemon=True)
+    thread.start()
+    while not ran:
+        time.sleep(0.001)
+    closer = threading.Thread(target=stream.close, daemon=True)
+    closer.start()
+    closer.join(60)
+    thread.join(60)
+    assert not closer.is_alive() and not thread.is_alive()
+    assert stream.query()
+    # every launch accepted before the close ran, in order
+    assert ran == list(range(len(ran)))
+    assert refused or len(ran) == 100_000

@@ -40,7 +40,7 @@ class _Worker:
 
     def __init__(self, name, pool):
         self.queue = queue.SimpleQueue()
-        self.cond = threading.Condition()
+        self.cond = threading.Condition(threading.RLock())  # re-entrant: see stop()
         self.pending = 0
         self.errors = []
         self.stopped = False
@@ -50,11 +50,13 @@ class _Worker:
         self.thread.start()
 
     def submit(self, fn, args):
+        # Queued under the lock so that no work can land behind a stop (close()
+        # on another thread would then wait for it forever).
         with self.cond:
             if self.stopped:
                 raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
             self.pending += 1
-        self.queue.put((fn, args))
+            self.queue.put((fn, args))
 
     def query(self) -> bool:
         """True when no work is pending (the pool's test for reusing blocks)."""
@@ -97,11 +99,13 @@ class _Worker:
     def stop(self):
         """Queue the end of the thread after the pending work; idempotent.
 
-        Safe in a finalizer: it takes no lock the collector could be holding.
+        Safe in a finalizer: ``cond`` is re-entrant and held only briefly, never
+        while waiting for anything but itself.
         """
-        if not self.stopped:
-            self.stopped = True
-            self.queue.put(None)
+        with self.cond:
+            if not self.stopped:
+                self.stopped = True
+                self.queue.put(None)
 
 
 # Workers whose thread may still be running, for the stop at interpreter exit.
