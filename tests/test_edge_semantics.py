@@ -31,7 +31,7 @@ def with_signs(xp, result):
         return result, xp.signbit(result.real), xp.signbit(result.imag)
     if result.dtype.kind == "f":
         return result, xp.signbit(result)
-    return result
+    return (result,)
 
 
 # -- clip ----------------------------------------------------------------------
@@ -176,6 +176,21 @@ def test_products_of_every_dtype_pair(xp, func, shape_a, shape_b, dtype_a, dtype
     b = _operand(xp, dtype_b, base_b[:int(numpy.prod(shape_b))].reshape(shape_b))
     with numpy.errstate(over="ignore"):
         return getattr(xp, func)(a, b)
+
+
+@pytest.mark.parametrize("func", ["dot", "inner"])
+@pytest.mark.parametrize("scalar_first", [True, False])
+@testing.for_dtypes_combination([numpy.bool_, numpy.int8, numpy.uint64, numpy.float16,
+                                 numpy.float32, numpy.float64, numpy.complex64,
+                                 numpy.complex128], names=("dtype_a", "dtype_b"), full=True)
+@same_as_numpy()
+def test_products_with_a_0d_operand_keep_numpys_zeros(xp, func, scalar_first, dtype_a,
+                                                       dtype_b):
+    scalar = xp.asarray(numpy.asarray(-3).astype(dtype_a))
+    array = xp.asarray(numpy.asarray([[0, 1, 0], [2, 0, 0]]).astype(dtype_b))[:, ::-1]
+    pair = (scalar, array) if scalar_first else (array, scalar)
+    both_0d = getattr(xp, func)(scalar, xp.asarray(numpy.asarray(0).astype(dtype_b)))
+    return with_signs(xp, getattr(xp, func)(*pair)) + with_signs(xp, both_0d)
 
 
 @pytest.mark.parametrize("func", ["dot", "inner", "vdot"])

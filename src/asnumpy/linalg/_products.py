@@ -172,7 +172,7 @@ def inner(a, b, /):
     """
     _, (a, b) = operands("inner", a, b)
     if a.ndim == 0 or b.ndim == 0:
-        return UFUNCS["multiply"](a, b)
+        return dot(a, b)                 # a scaled copy, with dot's signed zeros
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: "
                          f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")

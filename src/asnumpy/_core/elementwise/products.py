@@ -18,6 +18,11 @@ _BAD_OUT = ("output array is not acceptable (must have the right datatype, numbe
             "dimensions, and be a C-Array)")
 
 
+# The dtypes whose dot loop sums products onto +0 when one operand is 0-d
+# (float16's loop keeps -0.0, integers have no signed zero)
+_SUMMED_ONTO_ZERO = frozenset(map(np.dtype, ("f4", "f8", "c8", "c16")))
+
+
 def dot(a, b, out=None):
     """Dot product of two arrays, as ``numpy.dot``.
 
@@ -45,7 +50,12 @@ def dot(a, b, out=None):
     if a.ndim == 0 or b.ndim == 0:
         shape = a.shape if b.ndim == 0 else b.shape
         _check_out(out, shape, dtype)
-        return UFUNCS["multiply"](a, b, out=out, dtype=dtype)
+        result = UFUNCS["multiply"](a, b, out=out, dtype=dtype)
+        if a.ndim != b.ndim and dtype in _SUMMED_ONTO_ZERO:
+            # NumPy's BLAS dot loop adds each product to +0: dot(-0.0, [1.0]) is
+            # [0.0] (0-d with 0-d is a plain multiply: -0.0)
+            UFUNCS["add"](result, 0, out=result)
+        return result
     k_axis = 0 if b.ndim == 1 else b.ndim - 2
     if a.shape[-1] != b.shape[k_axis]:
         raise ValueError(
