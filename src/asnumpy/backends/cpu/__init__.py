@@ -12,7 +12,7 @@ from .kernels import KERNELS, view
 from .linalg_kernels import LINALG_KERNELS
 from .math_kernels import MATH_KERNELS
 from .random_kernels import RANDOM_KERNELS
-from .scratch import SCRATCH_FACTORS, charged
+from .scratch import NAMED_KERNELS, SCRATCH_FACTORS, charged
 from .sort_kernels import SORT_KERNELS
 
 __all__ = ["BACKEND", "CpuBackend", "view"]
@@ -39,7 +39,7 @@ class CpuBackend:
                    **FFT_KERNELS, **LINALG_KERNELS}
         # Kernels whose NumPy calls allocate scratch reserve it in the pool (.scratch).
         for name, factor in SCRATCH_FACTORS.items():
-            kernels[name] = charged(kernels[name], factor)
+            kernels[name] = charged(kernels[name], factor, named=name in NAMED_KERNELS)
         self._kernels = kernels
         # Host arrays that copies off the device land in: large ones come
         # from this pool, already faulted in, instead of fresh pages.
