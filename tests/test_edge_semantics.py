@@ -46,15 +46,17 @@ def test_clip_signed_zeros_with_scalar_bounds(xp, dtype, bounds):
     return with_signs(xp, xp.clip(a, *bounds))
 
 
+@pytest.mark.parametrize("dtype", FLOATS)               # float16: the scalar loop always
 @pytest.mark.parametrize("make_bounds", [
-    lambda xp: (xp.zeros(8), xp.zeros(8)),                   # array bounds: maximum/minimum
-    lambda xp: (xp.asarray([0.0]), xp.asarray(-0.0)),        # one element: the scalar loop
-    lambda xp: (0.0, xp.zeros(8)),
-], ids=["arrays", "one element", "scalar and array"])
+    lambda xp, dtype: (xp.zeros(8, dtype), xp.zeros(8, dtype)),   # maximum/minimum
+    lambda xp, dtype: (xp.asarray([0.0]), xp.asarray(-0.0)),      # one element: scalar loop
+    lambda xp, dtype: (0.0, xp.zeros(8, dtype)),
+    lambda xp, dtype: (xp.asarray([0.0, -0.0] * 4, dtype), xp.asarray([-0.0] * 8, dtype)),
+], ids=["arrays", "one element", "scalar and array", "crossed"])
 @same_as_numpy()
-def test_clip_signed_zeros_with_array_bounds(xp, make_bounds):
-    a = xp.asarray(ZEROS_AND_FRIENDS)
-    return with_signs(xp, xp.clip(a, *make_bounds(xp)))
+def test_clip_signed_zeros_with_array_bounds(xp, dtype, make_bounds):
+    a = xp.asarray(ZEROS_AND_FRIENDS, dtype=dtype)
+    return with_signs(xp, xp.clip(a, *make_bounds(xp, dtype)))
 
 
 @same_as_numpy()

@@ -144,33 +144,55 @@ def _single_value(bound):
     return host.reshape(()) if host.size == 1 else None
 
 
-def _scalar_bounds_zeros(result, a, low, high, where):
-    """Signed zeros as NumPy's clip loop gives them for bounds of one element.
+def _in_dtype(bound, dtype):
+    """A bound (device array or host value) converted to ``dtype``."""
+    if isinstance(bound, ndarray):
+        return bound if bound.dtype == dtype else bound.astype(dtype)
+    return np.asarray(bound).astype(dtype)
 
-    For bounds constant along its inner loop NumPy computes ``t = low if a <
-    low else a; high if t > high else t``, which keeps ``a`` when it equals a
-    bound: ``clip(-0.0, 0.0, 0.0)`` is -0.0, where ``minimum(maximum(a, low),
-    high)`` (NumPy's loop for array bounds, and the computation above) gives
-    0.0.  The two differ only in the sign of zero results, which are redone here.
+
+def _scalar_bounds_zeros(result, a, low, high, where):
+    """Signed zeros as NumPy's scalar clip loop gives them.
+
+    NumPy runs it for bounds of one element (constant along its inner loop)
+    and for float16 always: ``t = low if a < low else a; high if t > high
+    else t``, which keeps ``a`` when it equals a bound: ``clip(-0.0, 0.0,
+    0.0)`` is -0.0, where ``minimum(maximum(a, low), high)`` (NumPy's loop for
+    float32/64 array bounds, and the computation above) gives 0.0.  The two
+    differ only in the sign of zero results, which are redone here.
     """
-    low, high = _single_value(low), _single_value(high)
-    if low is None or high is None:
-        return
-    low, high = low.astype(result.dtype), high.astype(result.dtype)
-    if np.isnan(low) or np.isnan(high):
-        return                                   # every result is NaN
-    if low != 0 and high != 0:
-        return                                   # zeros come from ``a`` alone: kept by both
+    single_low, single_high = _single_value(low), _single_value(high)
+    if single_low is None or single_high is None:
+        if result.dtype != np.float16:
+            return
+    else:
+        single_low = single_low.astype(result.dtype)
+        single_high = single_high.astype(result.dtype)
+        if np.isnan(single_low) or np.isnan(single_high):
+            return                               # every result is NaN
+        if single_low != 0 and single_high != 0:
+            return                               # zeros come from ``a`` alone: kept by both
+    low, high = _in_dtype(low, result.dtype), _in_dtype(high, result.dtype)
+    logical_and, logical_not = UFUNCS["logical_and"], UFUNCS["logical_not"]
     zero = UFUNCS["equal"](result, 0)
     if where is not True:
-        zero = UFUNCS["logical_and"](zero, where)
+        zero = logical_and(zero, where)
     below, above = UFUNCS["less"](a, low), UFUNCS["greater"](a, high)
-    inside = UFUNCS["logical_and"](zero, UFUNCS["logical_not"](
-        UFUNCS["logical_or"](below, above)))
-    UFUNCS["positive"](a, out=result, where=inside, dtype=result.dtype, casting="unsafe")
-    copyto(result, high if low > high else low, UFUNCS["logical_and"](zero, below), "clip")
-    only_above = UFUNCS["logical_and"](above, UFUNCS["logical_not"](below))
-    copyto(result, high, UFUNCS["logical_and"](zero, only_above), "clip")
+    inside = logical_and(zero, logical_not(UFUNCS["logical_or"](below, above)))
+    crossed = UFUNCS["greater"](low, high)      # low > high: every clipped value is high
+    to_low = logical_and(logical_and(zero, below), logical_not(crossed))
+    to_high = logical_and(zero, _clipped_to_high(above, below, crossed))
+    positive = UFUNCS["positive"]
+    positive(a, out=result, where=inside, dtype=result.dtype, casting="unsafe")
+    positive(low, out=result, where=to_low)
+    positive(high, out=result, where=to_high)
+
+
+def _clipped_to_high(above, below, crossed):
+    """``(above and not below) or (below and crossed)``: where NumPy's loop gives high."""
+    logical_and, logical_not = UFUNCS["logical_and"], UFUNCS["logical_not"]
+    return UFUNCS["logical_or"](logical_and(above, logical_not(below)),
+                                logical_and(below, crossed))
 
 
 def _clip_loop_dtype(a, low, high, out, kwargs, func):
