@@ -195,6 +195,41 @@ def test_products_with_a_0d_operand_keep_numpys_zeros(xp, func, scalar_first, dt
     return with_signs(xp, getattr(xp, func)(*pair)) + with_signs(xp, both_0d)
 
 
+PRODUCT_SHAPES = [((), ()), ((), (3,)), ((3,), ()), ((3,), (3,)), ((2, 3), (3,)),
+                  ((2, 3), (3, 2)), ((0,), (0,)), ((2, 0), (0, 3)), ((2, 2, 3), (3, 2))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), func=st.sampled_from(["dot", "inner", "vdot"]),
+       dtypes=st.tuples(st.sampled_from(ALL), st.sampled_from(ALL)),
+       shapes=st.sampled_from(PRODUCT_SHAPES), reverse=st.booleans())
+def test_products_searched(data, func, dtypes, shapes, reverse):
+    """dot/inner/vdot on random small values (zeros of both signs), dtypes and views."""
+    shape_a, shape_b = shapes
+    if func == "inner" and len(shape_b) == 2:
+        shape_b = shape_b[::-1]                  # inner contracts the last axes
+    if func == "vdot" and numpy.prod(shape_a) != numpy.prod(shape_b):
+        return
+    values = st.sampled_from([-0.0, 0.0, 1.0, -1.0, 2.0, -3.0, 127.0])
+    hosts = []
+    for shape, dtype in zip((shape_a, shape_b), dtypes):
+        flat = data.draw(st.lists(values, min_size=int(numpy.prod(shape)),
+                                  max_size=int(numpy.prod(shape))))
+        with numpy.errstate(invalid="ignore"):
+            host = numpy.asarray(flat).astype(dtype).reshape(shape)
+        hosts.append(host[::-1] if reverse and host.ndim else host)
+    with numpy.errstate(all="ignore"):
+        expected = numpy.asarray(getattr(numpy, func)(*hosts))
+        got = asnumpy.asnumpy(getattr(asnumpy, func)(*map(asnumpy.asarray, hosts)))
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    numpy.testing.assert_array_equal(got, expected)
+    if expected.dtype.kind in "fc" and min(len(shape_a), len(shape_b)) == 0:
+        # a 0-d operand scales (the zeros' signs are NumPy's rule); the signs of zero
+        # sums of many products are BLAS's and not compared
+        numpy.testing.assert_array_equal(numpy.signbit(got.real), numpy.signbit(expected.real))
+        numpy.testing.assert_array_equal(numpy.signbit(got.imag), numpy.signbit(expected.imag))
+
+
 @pytest.mark.parametrize("func", ["dot", "inner", "vdot"])
 @same_as_numpy()
 def test_int8_products_wrap(xp, func):
