@@ -179,12 +179,12 @@ def main(argv=None) -> int:
 
     print(machine_line("cpu:0,cpu:1"))
     print(f"soak: {ops:,} mixed operations ({len(Workload.OPERATIONS)} kinds) on "
-          f"{', '.join(DEVICES)}; a sample every {ops // args.samples:,} operations")
+          f"{', '.join(DEVICES)}; a sample every {-(-ops // args.samples):,} operations")
     print(f"{'ops':>10} {'seconds':>8} {'RSS MiB':>8} {'pool used':>10} {'pool held':>10} "
           f"{'all pools':>10} {'threads':>7}")
     work = Workload()
     started = time.perf_counter()
-    samples, done, step, busy = [], 0, ops // args.samples, 0.0
+    samples, done, step, busy = [], 0, -(-ops // args.samples), 0.0
     while done < ops:
         count = min(step, ops - done)
         before = time.perf_counter()
