@@ -9,7 +9,7 @@ give NumPy's dtype, shape, values (exact for integers and booleans, within a
 dtype's tolerance for floats, NaN-aware) or NumPy's exception type; a step with
 operands on two devices must raise ValueError ("different devices").
 
-CI runs ``ASNUMPY_FUZZ_PROGRAMS`` programs (default 300); the long run is
+CI runs ``ASNUMPY_FUZZ_PROGRAMS`` programs (default 500); the long run is
 ``ASNUMPY_FUZZ_PROGRAMS=10000 python -m pytest tests/test_program_fuzzing.py``.
 Inputs are fresh on each run; a failure prints the shrunk program and the
 ``@reproduce_failure`` blob that replays it.
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import asnumpy as ap
 from _programs import Const, Mismatch, ProgramRun, Reg, Source, Step, programs, run_program
 
-PROGRAMS = int(os.environ.get("ASNUMPY_FUZZ_PROGRAMS", "300"))
+PROGRAMS = int(os.environ.get("ASNUMPY_FUZZ_PROGRAMS", "500"))
 
 
 @settings(max_examples=PROGRAMS, deadline=None, derandomize=False, print_blob=True,
