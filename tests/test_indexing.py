@@ -617,3 +617,63 @@ def test_setting_strides_warns_and_shape_cannot_be_deleted():
         del a.shape
     with pytest.raises(AttributeError, match="reshape"):
         asnumpy.zeros((2, 3)).T.shape = (6,)
+
+
+# -- issue 14: random (shape, index) pairs, empty axes and out-of-range values included --------
+
+from hypothesis import given, settings  # noqa: E402  (the property tests of this section)
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _outcome(call):
+    """``call()``'s result on the host, or the exception type it raised."""
+    try:
+        result = call()
+    except (IndexError, ValueError, TypeError) as error:
+        return type(error)
+    return result.get() if isinstance(result, asnumpy.ndarray) else result
+
+
+def _assert_same_outcome(expected, got):
+    if isinstance(expected, type):
+        assert got is expected or (isinstance(got, type) and issubclass(got, expected)), got
+    else:
+        assert not isinstance(got, type), f"asnumpy raised {got}, NumPy gave {expected!r}"
+        numpy.testing.assert_array_equal(got, expected, strict=True)
+
+
+@st.composite
+def shape_and_indices(draw):
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=1, max_size=3)))
+    axis = draw(st.integers(0, len(shape) - 1))
+    size = shape[axis]
+    values = draw(st.lists(st.integers(-size - 2, size + 2), max_size=4))
+    return shape, axis, numpy.asarray(values, dtype=numpy.intp)
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=shape_and_indices(), device_key=st.booleans(),
+       mode=st.sampled_from(["raise", "wrap", "clip"]))
+def test_random_indices_get_set_take_as_numpy(case, device_key, mode):
+    shape, axis, host_key = case
+    host = numpy.arange(numpy.prod(shape), dtype=numpy.int32).reshape(shape)
+    key = asnumpy.asarray(host_key) if device_key else host_key
+    lead = (slice(None),) * axis
+
+    expected = _outcome(lambda: host[lead + (host_key,)])
+    _assert_same_outcome(expected, _outcome(lambda: asnumpy.asarray(host)[lead + (key,)]))
+
+    expected = _outcome(lambda: numpy.take(host, host_key, axis=axis, mode=mode))
+    _assert_same_outcome(
+        expected, _outcome(lambda: asnumpy.take(asnumpy.asarray(host), key, axis=axis, mode=mode)))
+
+    def assign(xp, a, k):
+        a[lead + (k,)] = xp.asarray(-1, dtype=numpy.int32)
+        return a
+
+    target = host.copy()
+    expected = _outcome(lambda: assign(numpy, target, host_key))
+    device = asnumpy.asarray(host)
+    _assert_same_outcome(expected, _outcome(lambda: assign(asnumpy, device, key)))
+    if isinstance(expected, type):             # a failed assignment wrote nothing
+        numpy.testing.assert_array_equal(device.get(), host)
