@@ -34,14 +34,14 @@ LAYOUTS = ("contiguous", "reversed", "strided", "transposed")
 
 
 
-def _out_of_bounds_fancy_index_into_empty(step, operands):
+def _out_of_bounds_fancy_index_into_empty(step, operands, device):
     if step.op != "getitem" or not isinstance(step.args[1], Const) or operands[0].size:
         return False
     index, size = step.args[1].value, operands[0].shape[0] if operands[0].ndim else 1
     return index.dtype.kind == "i" and bool(np.any((index >= size) | (index < -size)))
 
 
-def _sequence_into_one_complex_element(step, operands):
+def _sequence_into_one_complex_element(step, operands, device):
     if step.op != "setitem_from" or operands[0].dtype.kind != "c" or operands[1].size == 1:
         return False
     key = step.args[2].value if isinstance(step.args[2], Const) else step.args[2]
@@ -49,6 +49,10 @@ def _sequence_into_one_complex_element(step, operands):
         return np.ndim(operands[0][key]) == 0
     except IndexError:
         return False
+
+
+def _clip_with_two_bounds_off_the_default_device(step, operands, device):
+    return step.op == "clip" and None not in step.args[1:] and device != "cpu:0"
 
 
 # Known, reported mismatches kept out of generation: (cause, does this step hit it?).
@@ -60,13 +64,17 @@ KNOWN_MISMATCHES = [
     # issue 14 defect 7 (indexing/*): c = ap.zeros((), complex); c[()] = ap.ones(2, complex)
     # raises ValueError; NumPy raises TypeError (only 0-dimensional arrays can be converted).
     ("a sequence set into one complex element", _sequence_into_one_complex_element),
+    # elementwise/clipping.py (found by this test): ap.clip(ap.ones(3, device="cpu:3"), 0.0, 0.0)
+    # raises ValueError "asnumpy.logical_and: arrays are on different devices (cpu:3 and
+    # cpu:0)"; NumPy returns [0., 0., 0.] (a signed-zero mask is made on the default device).
+    ("clip with two bounds off the default device", _clip_with_two_bounds_off_the_default_device),
 ]
 
 
-def known_mismatch(step, operands):
-    """The cause of the known mismatch ``step`` would hit, or None."""
+def known_mismatch(step, operands, device):
+    """The cause of the known mismatch ``step`` (on ``device``) would hit, or None."""
     for cause, hits in KNOWN_MISMATCHES:
-        if hits(step, operands):
+        if hits(step, operands, device):
             return cause
     return None
 
@@ -141,13 +149,18 @@ def _none(draw, *operands):
     return (), {}
 
 
-def _reduction(dtypes=False, keepdims=True):
+def _reduction(dtypes=False, keepdims=True, initial=False):
     def draw_args(draw, a):
         kwargs = {"axis": _axis(draw, a.ndim)}
         if keepdims and draw(st.booleans()):
             kwargs["keepdims"] = True
         if dtypes and draw(st.booleans()):
             kwargs["dtype"] = draw(st.sampled_from(["int64", "float32", "float64", "complex128"]))
+        if initial and draw(st.booleans()):
+            kwargs["initial"] = draw(st.sampled_from([0, 1, -2, 5]))
+        if initial and draw(st.integers(0, 3)) == 0:       # where=: a mask of a's shape
+            bits = draw(st.lists(st.booleans(), min_size=a.size, max_size=a.size))
+            kwargs["where"] = Const(np.asarray(bits, dtype=bool).reshape(a.shape))
         return (), kwargs
     return draw_args
 
@@ -253,6 +266,51 @@ def _set_register(draw, a, b):
     return (_setitem_key(draw, a),), {}
 
 
+def _take(draw, a):
+    size = a.shape[0] if a.ndim else 1
+    indices = Const(np.asarray(draw(st.lists(st.integers(-size - 1, size), max_size=4)),
+                               dtype=np.intp))
+    return (indices,), {"axis": 0 if a.ndim else None}
+
+
+def _repeats(draw, a):
+    return (draw(st.integers(0, 3)),), {"axis": _axis(draw, a.ndim, bad=False)}
+
+
+def _tile(draw, a):
+    return (draw(st.integers(0, 2) | st.tuples(st.integers(0, 2), st.integers(1, 2))),), {}
+
+
+def _clip(draw, a):
+    low = draw(st.none() | st.sampled_from([-0.0, 0.0, -2, 1.5]))
+    high = draw(st.sampled_from([0.0, -0.0, 2, 3.5]) if low is None else
+                st.none() | st.sampled_from([0.0, 2, 3.5]))
+    return (low, high), {}
+
+
+def _swapaxes(draw, a):
+    return (_axis(draw, max(a.ndim, 1), allow_none=False), _axis(draw, max(a.ndim, 1),
+                                                                 allow_none=False)), {}
+
+
+def _astype(draw, a):
+    return (draw(st.sampled_from(DTYPES)).name,), {}
+
+
+def _broadcast_to(draw, a):
+    return (draw(st.sampled_from([(2,) + a.shape, (3,) + a.shape, a.shape[1:], (1,) * 4])),), {}
+
+
+def _quantile(draw, a):
+    return (draw(st.sampled_from([0.0, 0.5, 1.0, [0.25, 0.75]])),), {
+        "axis": _axis(draw, a.ndim, bad=False)}
+
+
+def _where(draw, a, b):
+    bits = draw(st.lists(st.booleans(), min_size=a.size, max_size=a.size))
+    return (), {"condition": Const(np.asarray(bits, dtype=bool).reshape(a.shape))}
+
+
 UNARY_UFUNCS = ("negative", "absolute", "sqrt", "exp", "sin", "floor", "isnan", "sign",
                 "square", "logical_not", "invert", "isfinite", "conjugate")
 BINARY_UFUNCS = ("add", "subtract", "multiply", "true_divide", "floor_divide", "remainder",
@@ -265,8 +323,10 @@ OPERATIONS.update({name: (1, _none) for name in UNARY_UFUNCS})
 OPERATIONS.update({name: (2, _none) for name in BINARY_UFUNCS})
 OPERATIONS.update({f"{name}+scalar": (1, _none) for name in BINARY_UFUNCS})
 OPERATIONS.update({
-    "sum": (1, _reduction(dtypes=True)), "prod": (1, _reduction(dtypes=True)),
-    "mean": (1, _reduction(dtypes=True)), "max": (1, _reduction()), "min": (1, _reduction()),
+    "sum": (1, _reduction(dtypes=True, initial=True)),
+    "prod": (1, _reduction(dtypes=True, initial=True)),
+    "mean": (1, _reduction(dtypes=True)), "max": (1, _reduction(initial=True)),
+    "min": (1, _reduction(initial=True)),
     "std": (1, _reduction()), "var": (1, _reduction()), "any": (1, _reduction()),
     "all": (1, _reduction()), "argmax": (1, _reduction()), "argmin": (1, _reduction()),
     "cumsum": (1, _reduction(dtypes=True, keepdims=False)),
@@ -280,6 +340,13 @@ OPERATIONS.update({
     "matmul": (2, _none), "linalg.solve": (2, _none), "linalg.inv": (1, _none),
     "linalg.det": (1, _none), "zeros_like": (1, _none), "full_like": (1, _full_like),
     "copy": (1, _none),
+    "take": (1, _take), "repeat": (1, _repeats), "tile": (1, _tile), "clip": (1, _clip),
+    "swapaxes": (1, _swapaxes), "astype": (1, _astype), "broadcast_to": (1, _broadcast_to),
+    "ravel": (1, _none), "nonzero": (1, _none), "count_nonzero": (1, _reduction(keepdims=True)),
+    "cumprod": (1, _reduction(dtypes=True, keepdims=False)), "diff": (1, _axis_required),
+    "nansum": (1, _reduction()), "nanmax": (1, _reduction()), "median": (1, _reduction()),
+    "quantile": (1, _quantile), "searchsorted": (2, _none), "dot": (2, _none),
+    "vdot": (2, _none), "outer": (2, _none), "where": (2, _where), "triu": (1, _none),
 })
 
 # Creation functions make registers from nothing: name -> drawer of (args, kwargs).
@@ -410,7 +477,7 @@ def call(xp, step, registers, device=None):
     ``step.mix``.
     """
     args = [registers[a.index] if isinstance(a, Reg) else a for a in step.args]
-    kwargs = dict(step.kwargs)
+    kwargs = {k: _on_device(v, device) if xp is ap else _host(v) for k, v in step.kwargs.items()}
     if xp is ap:
         moved, arrays = [], 0
         for arg, spec in zip(args, step.args):
@@ -436,6 +503,10 @@ def call(xp, step, registers, device=None):
         return args[0].reshape(args[1])
     if op == "copy":
         return args[0].copy()
+    if op == "astype":
+        return args[0].astype(args[1])
+    if op == "where":
+        return _function(xp, op)(kwargs["condition"], args[0], args[1])
     if op in ("concatenate", "stack"):
         return _function(xp, op)([args[0], args[1]], **kwargs)
     if op == "source":
@@ -495,7 +566,7 @@ def programs(draw, min_steps=3, max_steps=10):
     while len(steps) < n_steps:
         step, step_device = _draw_step(draw, registers, devices, device)
         operands = [registers[a.index] for a in step.args if isinstance(a, Reg)]
-        if known_mismatch(step, operands):
+        if known_mismatch(step, operands, step_device):
             continue
         if step.mix and quietly(call, np, step, [r.copy() for r in registers])[1]:
             step.mix = None   # an invalid call may raise its own error first: no mixing
