@@ -69,6 +69,20 @@ def test_clip_signed_zeros_views_out_and_where(xp):
     return with_signs(xp, out) + with_signs(xp, method) + with_signs(xp, from_ints)
 
 
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float64, numpy.complex128])
+def test_clip_fixups_stay_on_the_operands_device(dtype):
+    host = numpy.asarray([-0.0, 0.0, 1.0, -1.0], dtype=dtype)
+    a = asnumpy.asarray(host, device="cpu:1")
+    zeros = asnumpy.zeros(4, dtype, device="cpu:1")
+    for bounds, host_bounds in [((0.0, -0.0), (0.0, -0.0)),
+                                ((zeros, zeros), (numpy.zeros(4, dtype),) * 2)]:
+        result = asnumpy.clip(a, *bounds)
+        assert result.device == a.device
+        expected = numpy.clip(host, *host_bounds)
+        numpy.testing.assert_array_equal(numpy.signbit(asnumpy.asnumpy(result).real),
+                                         numpy.signbit(expected.real))
+
+
 COMPLEX_VALUES = [complex(numpy.nan, 1), complex(1, numpy.nan), complex(numpy.nan, numpy.nan),
                   1 + 1j, 5 + 0j, -1 - 1j, 2 - 3j, complex(-0.0, 0.0)]
 

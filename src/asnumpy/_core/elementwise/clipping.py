@@ -179,7 +179,12 @@ def _scalar_bounds_zeros(result, a, low, high, where):
         zero = logical_and(zero, where)
     below, above = UFUNCS["less"](a, low), UFUNCS["greater"](a, high)
     inside = logical_and(zero, logical_not(UFUNCS["logical_or"](below, above)))
-    crossed = UFUNCS["greater"](low, high)      # low > high: every clipped value is high
+    # low > high: every clipped value is high (host bounds compare on the host: a
+    # ufunc on host values alone would answer on the current device, not a's)
+    if isinstance(low, ndarray) or isinstance(high, ndarray):
+        crossed = UFUNCS["greater"](low, high)
+    else:
+        crossed = to_device(np.greater(low, high), result._device, "clip")
     to_low = logical_and(logical_and(zero, below), logical_not(crossed))
     to_high = logical_and(zero, _clipped_to_high(above, below, crossed))
     positive = UFUNCS["positive"]
