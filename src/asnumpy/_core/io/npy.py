@@ -15,6 +15,7 @@ import io
 import math
 import os
 import pickle
+import sys
 import zipfile
 from collections.abc import Mapping
 
@@ -81,6 +82,10 @@ def _check_header(shape, dtype, fp, total, allow_pickle, func):
     if any(n < 0 for n in shape):
         raise ValueError(f"asnumpy.{func}: the header announces a negative dimension: "
                          f"shape {shape}")
+    if math.prod(n for n in shape if n) * dtype.itemsize > sys.maxsize:
+        # NumPy's limit, zero-size shapes included: (0, 2**62, 2**62) is no array either
+        raise ValueError(f"asnumpy.{func}: array is too big; the header announces shape "
+                         f"{shape} of dtype {dtype}, larger than the maximum possible size")
     nbytes = math.prod(shape) * dtype.itemsize
     remaining = _remaining_bytes(fp, total)
     if remaining is not None and nbytes > remaining:

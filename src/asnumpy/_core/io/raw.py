@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import operator
+import os
+
 import numpy as np
 
 from ... import _dtypes
@@ -9,6 +13,25 @@ from ..reductions._common import named
 from ._common import to_device_array
 
 __all__ = ["fromfile", "fromstring", "tofile"]
+
+
+def _count_the_file_holds(file, dtype, count, sep, offset):
+    """``count`` capped at the items a binary file holds.
+
+    NumPy returns only the items there are, but allocates ``count`` of them
+    first: a huge ``count`` on a small file would be a huge host allocation.
+    """
+    if sep or operator.index(count) < 0:
+        return count
+    try:
+        if hasattr(file, "fileno"):
+            remaining = os.fstat(file.fileno()).st_size - file.tell()
+        else:
+            remaining = os.path.getsize(os.fspath(file))
+    except (OSError, TypeError, ValueError, AttributeError, io.UnsupportedOperation):
+        return count                       # not a plain file: NumPy decides
+    available = (remaining - offset) // dtype.itemsize
+    return min(count, available) if available >= 0 else count
 
 
 @named("fromfile")
@@ -42,6 +65,7 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None, device
     numpy.fromfile, tofile, fromstring
     """
     dtype = _dtypes.to_dtype(dtype, "fromfile")
+    count = _count_the_file_holds(file, dtype, count, sep, offset)
     host = np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset)
     return to_device_array(host, device, "fromfile")
 
