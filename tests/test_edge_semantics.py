@@ -25,12 +25,17 @@ def same_as_numpy(**kwargs):
     return testing.numpy_asnumpy_array_equal(device_check=True, **kwargs)
 
 
+def _signs(xp, part):
+    """Sign bits, except of NaNs (their sign is no part of NumPy's contract)."""
+    return xp.logical_and(xp.signbit(part), xp.logical_not(xp.isnan(part)))
+
+
 def with_signs(xp, result):
     """The result and the sign bits of its zeros (real and imaginary parts)."""
     if result.dtype.kind == "c":
-        return result, xp.signbit(result.real), xp.signbit(result.imag)
+        return result, _signs(xp, result.real), _signs(xp, result.imag)
     if result.dtype.kind == "f":
-        return result, xp.signbit(result)
+        return result, _signs(xp, result)
     return (result,)
 
 
@@ -242,6 +247,21 @@ def test_products_searched(data, func, dtypes, shapes, reverse):
         # sums of many products are BLAS's and not compared
         numpy.testing.assert_array_equal(numpy.signbit(got.real), numpy.signbit(expected.real))
         numpy.testing.assert_array_equal(numpy.signbit(got.imag), numpy.signbit(expected.imag))
+
+
+@pytest.mark.parametrize("func", ["dot", "inner"])
+@pytest.mark.parametrize("scalar", [0.0, -0.0, numpy.nan, -2.0])
+@pytest.mark.parametrize("values", [[numpy.inf, 1.0], [[numpy.nan, -0.0], [1.0, 2.0]], [-0.0],
+                                    [[1.0]], [numpy.inf]])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64,
+                                   numpy.complex128])
+@same_as_numpy()
+def test_scaling_by_a_0d_operand_as_blas_axpy(xp, func, scalar, values, dtype):
+    """NumPy scales with axpy: a zero scalar gives zeros even for inf/NaN (one element or
+    float16: a plain multiply)."""
+    with numpy.errstate(invalid="ignore"):
+        a, b = xp.asarray(numpy.asarray(scalar, dtype)), xp.asarray(numpy.asarray(values, dtype))
+        return with_signs(xp, getattr(xp, func)(a, b)) + with_signs(xp, getattr(xp, func)(b, a))
 
 
 @pytest.mark.parametrize("func", ["dot", "inner", "vdot"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -10,7 +11,7 @@ from .._launch import empty
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import axis_error, device_of, moveaxis, shape_mismatch, to_device
+from ._common import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
 
 __all__ = ["cross", "dot"]
 
@@ -18,9 +19,24 @@ _BAD_OUT = ("output array is not acceptable (must have the right datatype, numbe
             "dimensions, and be a C-Array)")
 
 
-# The dtypes whose dot loop sums products onto +0 when one operand is 0-d
-# (float16's loop keeps -0.0, integers have no signed zero)
-_SUMMED_ONTO_ZERO = frozenset(map(np.dtype, ("f4", "f8", "c8", "c16")))
+# The dtypes NumPy scales with BLAS's axpy when one operand of dot is 0-d and
+# the other has more than one element (one element, or another dtype: multiply)
+_BLAS_AXPY = frozenset(map(np.dtype, ("f4", "f8", "c8", "c16")))
+
+
+def _scaled(scalar, array, out, dtype):
+    """``scalar * array`` as BLAS's axpy computes it into zeros (``y = 0 + alpha * x``).
+
+    axpy returns early for ``alpha == 0``: the result is +0.0 everywhere, even
+    where ``array`` holds inf or NaN, with no floating-point error; otherwise
+    each product is added to +0 (``dot(-1.0, [0.0, 1.0])`` is ``[0.0, -1.0]``).
+    """
+    alpha = np.asarray(scalar._host_copy()).astype(dtype)
+    if alpha == 0:
+        result = empty(array.shape, dtype, array._device, func="dot") if out is None else out
+        return copyto(result, 0, True, "dot")
+    result = UFUNCS["multiply"](scalar, array, out=out, dtype=dtype)
+    return UFUNCS["add"](result, 0, out=result)
 
 
 def dot(a, b, out=None):
@@ -50,12 +66,9 @@ def dot(a, b, out=None):
     if a.ndim == 0 or b.ndim == 0:
         shape = a.shape if b.ndim == 0 else b.shape
         _check_out(out, shape, dtype)
-        result = UFUNCS["multiply"](a, b, out=out, dtype=dtype)
-        if a.ndim != b.ndim and dtype in _SUMMED_ONTO_ZERO:
-            # NumPy's BLAS dot loop adds each product to +0: dot(-0.0, [1.0]) is
-            # [0.0] (0-d with 0-d is a plain multiply: -0.0)
-            UFUNCS["add"](result, 0, out=result)
-        return result
+        if dtype in _BLAS_AXPY and math.prod(shape) > 1:
+            return _scaled(a if a.ndim == 0 else b, b if a.ndim == 0 else a, out, dtype)
+        return UFUNCS["multiply"](a, b, out=out, dtype=dtype)
     k_axis = 0 if b.ndim == 1 else b.ndim - 2
     if a.shape[-1] != b.shape[k_axis]:
         raise ValueError(
