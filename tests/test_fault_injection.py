@@ -229,6 +229,24 @@ def test_the_table_is_representative():
     assert len(OPERATIONS) >= 100
 
 
+def test_the_hook_fails_the_nth_request_only_and_nests():
+    with pytest.raises(ValueError, match="n must be >= 1"):
+        with fail_nth_allocation(0):
+            pass
+    with fail_nth_allocation(2) as outer:
+        ap.zeros(3)                                  # request 1 of the outer plan
+        with fail_nth_allocation(1) as inner:
+            with pytest.raises(ap.OutOfMemoryError):
+                ap.zeros(3)
+        assert inner.fired and inner.count == 1
+        ap.empty(0)                                  # 0-byte requests are not counted
+        with pytest.raises(ap.OutOfMemoryError):
+            ap.ones(3)                               # the outer plan's request 2
+        ap.ones(3)
+    assert outer.fired and outer.count == 3
+    assert ap.get_default_memory_pool().reserve(0).nbytes == 0
+
+
 @pytest.mark.parametrize("name", list(OPERATIONS))
 def test_failed_allocations_raise_and_change_nothing(name):
     pool = ap.get_default_memory_pool()
