@@ -566,6 +566,21 @@ def test_assigning_too_many_elements(xp, case):
     return a
 
 
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex128, numpy.complex64,
+                                   numpy.int64, numpy.uint8, numpy.bool_])
+@pytest.mark.parametrize("value", ["list2", "list1", "nested1", "empty_list", "numpy2",
+                                   "device2", "device1", "device1x1"])
+@same_as_numpy(accept_error=(ValueError, TypeError))
+def test_assigning_a_sequence_into_one_element(xp, dtype, value):
+    # NumPy: TypeError for a list into a complex or integer element, ValueError into a
+    # float one; a bool element takes a list's truth
+    a = xp.zeros((3, 3), dtype=dtype)
+    a[0, 2] = {"list2": [1, 2], "list1": [1], "nested1": [[1]], "empty_list": [],
+               "numpy2": numpy.ones(2), "device2": xp.ones(2), "device1": xp.ones(1),
+               "device1x1": xp.ones((1, 1))}[value]
+    return a
+
+
 @pytest.mark.parametrize("source", ["odd", "noncontig", "transposed", "zero_d", "empty",
                                     "unit_last", "sliced_rows", "reversed"])
 @pytest.mark.parametrize("dtype", [numpy.int16, numpy.int64, numpy.uint8, numpy.complex128])
@@ -663,9 +678,10 @@ def test_random_indices_get_set_take_as_numpy(case, device_key, mode):
     expected = _outcome(lambda: host[lead + (host_key,)])
     _assert_same_outcome(expected, _outcome(lambda: asnumpy.asarray(host)[lead + (key,)]))
 
-    expected = _outcome(lambda: numpy.take(host, host_key, axis=axis, mode=mode))
-    _assert_same_outcome(
-        expected, _outcome(lambda: asnumpy.take(asnumpy.asarray(host), key, axis=axis, mode=mode)))
+    if shape[axis] or mode == "raise":      # NumPy 2.4's take can hang on an empty axis
+        expected = _outcome(lambda: numpy.take(host, host_key, axis=axis, mode=mode))
+        _assert_same_outcome(expected, _outcome(
+            lambda: asnumpy.take(asnumpy.asarray(host), key, axis=axis, mode=mode)))
 
     def assign(xp, a, k):
         a[lead + (k,)] = xp.asarray(-1, dtype=numpy.int32)

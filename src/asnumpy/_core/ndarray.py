@@ -640,12 +640,18 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     if isinstance(value, ndarray):
         check_same_device(func, target._device, value)
         if element and value.ndim:
-            raise ValueError(_SEQUENCE_INTO_ELEMENT)
+            probe = value.get() if value.size <= 1 else np.broadcast_to(
+                np.zeros((), value.dtype), value.shape)   # only a bool takes one value's truth
+            _assign_to_element_as_numpy(target, probe, func)
+            return
         value = value.reshape(_assignable_shape(value.shape, target._shape))
         launch("copy", target, value, func=func)
         return
     if _is_scalar(value):
         host = None
+    elif element and isinstance(value, (list, tuple)):
+        _assign_to_element_as_numpy(target, value, func)
+        return
     elif isinstance(value, (list, tuple)):
         # Sequences are converted straight to the target dtype, as NumPy does
         # (so large Python ints stay exact and out-of-range ones raise).
@@ -657,7 +663,8 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     else:
         host = transfer.host_value(value)
     if element and host is not None and host.ndim:
-        raise ValueError(_SEQUENCE_INTO_ELEMENT)
+        _assign_to_element_as_numpy(target, host, func)
+        return
     if host is None or host.ndim == 0:
         scalar = np.empty((), target._dtype)
         scalar[()] = value
@@ -670,6 +677,18 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
 
 
 _SEQUENCE_INTO_ELEMENT = "setting an array element with a sequence."
+
+
+def _assign_to_element_as_numpy(target: ndarray, value, func: str) -> None:
+    """``a[i, j] = value`` for a value with axes, decided by NumPy on a one-element probe.
+
+    NumPy's error depends on the dtype and the value (a list into a complex or
+    integer element: TypeError; into a float one: ValueError), and a bool
+    element takes the truth of a list: the probe raises or converts as NumPy does.
+    """
+    probe = np.zeros(1, target._dtype)
+    probe[0] = value
+    launch("fill", target, probe.reshape(()), func=func)
 
 
 def _selects_one_element(key, ndim: int) -> bool:
