@@ -20,7 +20,6 @@ import os
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, note, settings
-from hypothesis import strategies as st
 
 import asnumpy as ap
 from _programs import Const, Mismatch, ProgramRun, Reg, Source, Step, programs, run_program
