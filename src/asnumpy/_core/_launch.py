@@ -9,13 +9,12 @@ one is given.
 from __future__ import annotations
 
 import functools
-import sys
 
 import numpy as np
 
 from ..runtime.stream import Stream, get_current_stream
 from . import ndarray as _ndarray_module  # a cycle: ndarray.py imports this module
-from ._layout import contiguous_strides, size_of, strides_for_order
+from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
 __all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device", "nested_device",
            "errstate_wrapped"]
@@ -127,11 +126,7 @@ def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty")
     else:
         like_layout = None if like is None else (like.shape, like.strides, like.itemsize)
         strides = strides_for_order(shape, dtype.itemsize, order, like_layout, func)
+    check_nbytes(shape, dtype.itemsize, func)
     nbytes = size_of(shape) * dtype.itemsize
-    if nbytes > sys.maxsize:
-        raise ValueError(
-            f"asnumpy.{func}: array is too big; `arr.size * arr.dtype.itemsize` "
-            f"({nbytes:,} bytes for shape {shape}) is larger than the maximum possible size"
-        )
     buffer = device.memory_pool.malloc(nbytes, resolve_stream(device, stream, func))
     return _ndarray_module.ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)

@@ -7,6 +7,7 @@ it.  Strides are in bytes, as NumPy's are.
 from __future__ import annotations
 
 import operator
+import sys
 
 import numpy as np
 from numpy.exceptions import AxisError
@@ -32,6 +33,23 @@ def normalize_shape(shape, func: str) -> tuple[int, ...]:
     if any(d < 0 for d in dims):
         raise ValueError(f"asnumpy.{func}: negative dimensions are not allowed, got shape {dims}")
     return dims
+
+
+def check_nbytes(shape, itemsize: int, func: str) -> None:
+    """NumPy's "array is too big" ValueError when ``shape`` of ``itemsize`` items overflows.
+
+    As NumPy, the product of the non-zero dimensions counts, so a zero-size
+    shape can still be too big.
+    """
+    nbytes = itemsize
+    for d in shape:
+        if d:
+            nbytes *= d
+    if nbytes > sys.maxsize:
+        raise ValueError(
+            f"asnumpy.{func}: array is too big; `arr.size * arr.dtype.itemsize` "
+            f"({nbytes:,} bytes for shape {tuple(shape)}) is larger than the maximum possible size"
+        )
 
 
 def size_of(shape) -> int:

@@ -182,7 +182,7 @@ class ndarray:
     @shape.setter
     def shape(self, value) -> None:
         # NumPy's in-place reshape: only without a copy, else AttributeError
-        new_shape = _resolve_reshape(value, self.size)
+        new_shape = _resolve_reshape(value, self.size, self.itemsize)
         if new_shape == self._shape:
             return
         if self.flags.c_contiguous:
@@ -480,7 +480,8 @@ class ndarray:
         """
         if not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        new_shape = _resolve_reshape(shape[0] if len(shape) == 1 else shape, self.size)
+        new_shape = _resolve_reshape(shape[0] if len(shape) == 1 else shape, self.size,
+                                     self.itemsize)
         if order == "K":
             raise ValueError("order 'K' is not permitted for reshaping")
         if order not in ("C", "F", "A"):
@@ -600,7 +601,7 @@ def _keeps_order(array, order) -> bool:
     return {"C": flags.c_contiguous, "F": flags.f_contiguous}.get(order, True)
 
 
-def _resolve_reshape(shape, size) -> tuple[int, ...]:
+def _resolve_reshape(shape, size, itemsize=1) -> tuple[int, ...]:
     """``shape`` with its one negative (unknown) entry filled in, checked against ``size``."""
     try:
         dims = [operator.index(shape)]
@@ -616,6 +617,7 @@ def _resolve_reshape(shape, size) -> tuple[int, ...]:
         raise ValueError(f"cannot reshape array of size {size} into shape {text}")
     if unknown:
         dims[unknown[0]] = size // known
+    _layout.check_nbytes(dims, itemsize, "ndarray.reshape")
     return tuple(dims)
 
 
