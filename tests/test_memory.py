@@ -1,6 +1,7 @@
 """The memory pool: size classes, reuse, statistics, limits, out-of-memory."""
 
 import gc
+import io
 import re
 import resource
 import threading
@@ -320,3 +321,21 @@ def test_reservations_count_as_used_and_are_released(pool):
     dropped = pool.reserve(1 << 10)
     del dropped                                              # collected: released too
     assert pool.used_bytes() == used
+
+
+@pytest.mark.parametrize("reader", ["loadtxt", "genfromtxt", "fromstring"])
+def test_text_readers_return_pool_memory(pool, reader):
+    text = "\n".join(" ".join(str(i + j) for i in range(50)) for j in range(400))
+    read = {"loadtxt": lambda: ap.loadtxt(io.StringIO(text)),
+            "genfromtxt": lambda: ap.genfromtxt(io.StringIO(text)),
+            "fromstring": lambda: ap.fromstring(text.replace("\n", " "), sep=" ")}[reader]
+    gc.collect()
+    before = pool.used_bytes()
+    result = read()
+    assert pool.used_bytes() - before >= result.nbytes        # counted by the pool
+    del result
+    gc.collect()
+    pool.free_all_blocks()
+    pool.set_limit(size=pool.total_bytes() + 64 * 1024)        # less than the 160 kB result
+    with pytest.raises(ap.OutOfMemoryError):
+        read()

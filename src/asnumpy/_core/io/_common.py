@@ -12,17 +12,17 @@ __all__ = ["to_device_array", "to_host"]
 
 
 def to_device_array(host: np.ndarray, device, func: str) -> ndarray:
-    """The NumPy array ``host`` on ``device``; zero-copy where the device can alias host memory.
+    """The NumPy array ``host`` (parsed or read by NumPy) copied into ``device``'s pool.
 
-    Non-numeric dtypes raise TypeError naming ``func`` and the dtype.
+    A copy, not an alias of NumPy's memory, so that what the reader returns is
+    counted by the pool, limit included (docs/reliability.md); next to parsing
+    text or reading a file the copy costs little.  Non-numeric dtypes raise
+    TypeError naming ``func`` and the dtype.
     """
     dtype = _dtypes.to_dtype(host.dtype, func)
-    if host.dtype != dtype or not host.flags.aligned:
+    if host.dtype != dtype:
         host = host.astype(dtype)
-    try:
-        return asarray(host, device=device, copy=False)
-    except ValueError:                     # device memory cannot alias host memory
-        return asarray(host, device=device)
+    return asarray(host, device=device)
 
 
 def to_host(obj, func: str) -> np.ndarray:

@@ -31,6 +31,7 @@ from ... import _dtypes
 from ...runtime.device import Device
 from ...runtime.stream import get_current_stream
 from .._launch import empty, launch_on
+from ..transfer import asarray
 from ..ndarray import ndarray
 from ._common import to_device_array, to_host
 
@@ -138,7 +139,12 @@ def _load_mmap(file, mmap_mode, allow_pickle, max_header_size, device, func):
         shape, _, dtype = _read_header(fid, max_header_size, func)
         _check_header(shape, dtype, fid, None, allow_pickle, func)
     host = npformat.open_memmap(file, mode=mmap_mode, max_header_size=max_header_size)
-    return to_device_array(host, device, func)
+    try:
+        # the mapping itself, as asnumpy.memmap: writes reach the file, and the
+        # memory is the file's, not the pool's
+        return asarray(host, device=device, copy=False)
+    except ValueError:                     # a device that cannot alias host memory: a copy
+        return to_device_array(host, device, func)
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
