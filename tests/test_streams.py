@@ -364,3 +364,22 @@ def test_close_while_another_thread_launches_does_not_hang():
     # every launch accepted before the close ran, in order
     assert ran == list(range(len(ran)))
     assert refused or len(ran) == 100_000
+
+
+def test_an_error_on_a_dropped_stream_is_raised_by_the_devices_synchronize():
+    release = threading.Event()
+
+    def fails():
+        release.wait()
+        raise RuntimeError("work on a dropped stream failed")
+
+    stream = ap.Stream("cpu:1")
+    stream.launch(fails)
+    worker = stream._worker                # holds no reference to the stream
+    del stream
+    gc.collect()
+    release.set()
+    worker.thread.join()
+    with pytest.raises(RuntimeError, match="dropped stream failed"):
+        ap.synchronize("cpu:1")
+    ap.synchronize("cpu:1")               # raised once, then forgotten

@@ -71,6 +71,8 @@ def _add_device(backend, kind, index):
     device.memory_pool = MemoryPool(device, backend.make_allocator(index))
     device.default_stream = getattr(backend, "default_stream_class", DefaultStream)(device)
     device._streams = weakref.WeakSet()
+    # errors of work on streams collected before anyone synchronized them
+    device._orphaned_errors = []
     _devices[device.name] = device
 
 
@@ -114,7 +116,7 @@ class Device:
     """
 
     __slots__ = ("kind", "index", "name", "backend", "memory_pool", "default_stream",
-                 "_streams", "__weakref__")
+                 "_streams", "_orphaned_errors", "__weakref__")
 
     def __new__(cls, spec=None):
         if isinstance(spec, Device):
@@ -215,10 +217,11 @@ def synchronize(device=None) -> None:
     """Wait for all work on every stream of ``device`` (the current device).
 
     The first error raised by asynchronous work on any of its streams is
-    raised here.
+    raised here, including streams dropped (collected) before anyone
+    synchronized them.
     """
     device = Device(device)
-    errors = []
+    errors, device._orphaned_errors[:] = list(device._orphaned_errors), []
     for stream in list(device._streams):
         try:
             stream.synchronize()

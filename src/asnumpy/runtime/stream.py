@@ -44,6 +44,7 @@ class _Worker:
         self.pending = 0
         self.errors = []
         self.stopped = False
+        self.orphaned = False       # its stream was collected: errors go to the device
         self.pool = pool
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         _live_workers.add(self)
@@ -70,6 +71,10 @@ class _Worker:
                 # All work queued before the stop has run: blocks freed on this
                 # stream may now serve any stream.
                 self.pool._retire_stream(self)
+                with self.cond:
+                    if self.orphaned and self.errors:   # nobody can synchronize it now
+                        self.pool.device._orphaned_errors.extend(self.errors)
+                        self.errors = []
                 return
             try:
                 item[0](*item[1])
@@ -106,6 +111,13 @@ class _Worker:
             if not self.stopped:
                 self.stopped = True
                 self.queue.put(None)
+
+
+def _stop_orphan(worker):
+    """A collected stream's finalizer: end its worker after the pending work, and hand
+    errors nobody can now synchronize to its device (``asnumpy.synchronize``)."""
+    worker.orphaned = True
+    worker.stop()
 
 
 # Workers whose thread may still be running, for the stop at interpreter exit.
@@ -157,7 +169,7 @@ class Stream:
         self.device = _Device(device)
         self._worker = _Worker(f"asnumpy-stream-{self.device}", self.device.memory_pool)
         self._reuse_key = self._worker
-        weakref.finalize(self, self._worker.stop)
+        weakref.finalize(self, _stop_orphan, self._worker)
         self.device._streams.add(self)
 
     def launch(self, fn, *args) -> None:
