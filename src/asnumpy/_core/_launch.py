@@ -16,8 +16,8 @@ from ..runtime.stream import Stream, get_current_stream
 from . import ndarray as _ndarray_module  # a cycle: ndarray.py imports this module
 from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
-__all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device", "nested_device",
-           "errstate_wrapped"]
+__all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device", "devices_differ",
+           "nested_device", "errstate_wrapped"]
 
 
 def resolve_stream(device, stream, func="launch"):
@@ -59,10 +59,13 @@ def check_same_device(func, device, *arrays):
             elif kind is dict:
                 check_same_device(func, device, *array.values())
         elif other is not device:
-            raise ValueError(
-                f"asnumpy.{func}: arrays are on different devices ({device} and {other}); "
-                f"move one with .to({str(device)!r}) first"
-            )
+            raise devices_differ(func, device, other)
+
+
+def devices_differ(func, device, other) -> ValueError:
+    """The mixing rule's error: arrays of ``device`` and ``other`` met in ``func``."""
+    return ValueError(f"asnumpy.{func}: arrays are on different devices ({device} and "
+                      f"{other}); move one with .to({str(device)!r}) first")
 
 
 def launch(kernel_name, out, *args, stream=None, func=None, **kwargs):

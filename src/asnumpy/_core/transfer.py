@@ -16,7 +16,7 @@ from .. import _dtypes
 from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import Event
-from ._launch import empty, resolve_stream
+from ._launch import devices_differ, empty, resolve_stream
 from ._pending import launch_pending, transfer_stream
 from . import _layout
 from .ndarray import ndarray
@@ -69,10 +69,7 @@ def sequence_device(devices, device, func):
     wanted = device if device is not None else next(iter(devices))
     for other in devices:
         if other is not wanted:
-            raise ValueError(
-                f"asnumpy.{func}: arrays are on different devices ({wanted} and {other}); "
-                f"move one with .to({str(wanted)!r}) first"
-            )
+            raise devices_differ(func, wanted, other)
     return wanted
 
 
