@@ -73,10 +73,11 @@ def _build_table() -> dict:
         theirs, ours = _import(numpy_name), _import(asnumpy_name)
         if theirs is None or ours is None:
             continue
-        for name in dir(theirs):
+        # the module's own dictionary: dir() + getattr() would import every lazily
+        # loaded NumPy submodule (f2py, ma, testing, ...), 160 ms on first dispatch
+        for name, numpy_object in list(vars(theirs).items()):
             if name.startswith("_"):
                 continue
-            numpy_object = getattr(theirs, name)
             if not _dispatches(numpy_object):
                 continue
             # one NumPy object under several names (concat is concatenate): its own name wins
