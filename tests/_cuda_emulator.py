@@ -138,14 +138,18 @@ class Driver:
     def elapsed_ms(self, start, end):
         return (end.time - start.time) * 1000.0
 
+    def _enqueue(self, stream, work):
+        """Queue ``work()`` (a callable) on ``stream``: the one seam of stream-ordered work."""
+        work()
+
     def copy_htod(self, dst, host, nbytes, stream):
-        ctypes.memmove(dst, host.ctypes.data, nbytes)
+        self._enqueue(stream, lambda: ctypes.memmove(dst, host.ctypes.data, nbytes))
 
     def copy_dtoh(self, host, src, nbytes, stream):
-        ctypes.memmove(host.ctypes.data, src, nbytes)
+        self._enqueue(stream, lambda: ctypes.memmove(host.ctypes.data, src, nbytes))
 
     def copy_dtod(self, dst, src, nbytes, stream):
-        ctypes.memmove(dst, src, nbytes)
+        self._enqueue(stream, lambda: ctypes.memmove(dst, src, nbytes))
 
     def launch(self, i, source, kernel_name, grid, block, shared_bytes, args, stream):
         entry = ('\nextern "C" void asn_set_block(unsigned g, unsigned b) '

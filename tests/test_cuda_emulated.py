@@ -7,8 +7,6 @@ transfers in every direction, generated ufunc kernels with their argument
 marshalling, and the host fallback.  Skipped without g++ or the renderers.
 """
 
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -16,29 +14,8 @@ from _cuda_host import requires_compiler
 from _inputs import random_array
 
 import asnumpy as ap
-from asnumpy.runtime import device as device_registry
 
 pytestmark = requires_compiler
-
-
-@pytest.fixture(scope="module")
-def cuda():
-    """``cuda:0`` on the emulated driver (the registry is restored afterwards)."""
-    pytest.importorskip("asnumpy.backends.cuda.scalar_ops")
-    sys.path.insert(0, os.path.dirname(__file__))
-    saved = os.environ.get("ASNUMPY_CUDA_DRIVER")
-    os.environ["ASNUMPY_CUDA_DRIVER"] = "_cuda_emulator:Driver"
-    device_registry._kinds_missing.pop("cuda", None)
-    try:
-        yield ap.Device("cuda:0")
-    finally:
-        for name in [n for n in device_registry._devices if n.startswith("cuda")]:
-            del device_registry._devices[name]
-        device_registry._kinds_loaded.discard("cuda")
-        if saved is None:
-            os.environ.pop("ASNUMPY_CUDA_DRIVER")
-        else:
-            os.environ["ASNUMPY_CUDA_DRIVER"] = saved
 
 
 def launches(device):
