@@ -1,0 +1,291 @@
+"""The cpu toolchain: C++ source -> shared library -> ``ctypes.CDLL``, cached.
+
+The one place asnumpy runs the host's C++ compiler.  User kernels
+(:mod:`asnumpy.extension`) and fused functions (``asnumpy.fuse``) render C++
+source and call :func:`load_library`; it compiles the source once and
+remembers the library twice:
+
+* in memory, keyed by ``(source, options)``, for the life of the process;
+* on disk, in :func:`cache_dir`, keyed by the SHA-256 of the source, the
+  options, the flags, the compiler's identity (path and ``--version``) and
+  the host CPU (the code is built with ``-march=native``), so a second
+  process loads the library without compiling, and a cache directory shared
+  between machines never hands one CPU another's instructions.
+
+Entries are written to a temporary file in the cache directory and renamed
+into place, so concurrent processes never load a half-written library (two
+that compile the same source at once both succeed; the last rename wins).
+
+Which compiler: ``$CXX`` when set (a command, e.g. ``"ccache g++"``), else
+the first of ``g++``, ``clang++``, ``c++`` on ``PATH``, else the ``ziglang``
+wheel (``python -m ziglang c++``; ``pip install "asnumpy[compiler]"``).
+Without any, :class:`CompilerNotFoundError` says how to get one.
+
+Flags (:data:`FLAGS`): C++17, ``-O3 -march=native``, position-independent,
+``-ffp-contract=off`` (no fused multiply-add: ``a*b + c`` rounds twice, as in
+NumPy) and no ``-ffast-math``; callers add their own through ``options``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import importlib.util
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+__all__ = [
+    "FLAGS",
+    "CompileError",
+    "CompilerNotFoundError",
+    "cache_dir",
+    "clear_memory_cache",
+    "compiler_command",
+    "compiler_info",
+    "load_library",
+    "numbered_source",
+    "stats",
+]
+
+FLAGS = ("-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contract=off",
+         "-fno-math-errno")
+_CANDIDATES = ("g++", "clang++", "c++")          # looked up on PATH in this order
+SOURCE_MARK = '#line 1 "'                       # where the part worth showing starts
+
+# Counters for tests and diagnostics: compiles run, libraries loaded from disk, memory hits.
+stats = {"compiles": 0, "disk_hits": 0, "memory_hits": 0}
+
+_memory: dict[tuple, ctypes.CDLL] = {}
+_lock = threading.Lock()
+_key_locks: dict[tuple, threading.Lock] = {}
+
+
+class CompileError(RuntimeError):
+    """The C++ compiler rejected a kernel: the message holds its output and the source."""
+
+
+class CompilerNotFoundError(RuntimeError):
+    """No C++ compiler was found for cpu kernels."""
+
+
+def cache_dir() -> Path:
+    """The directory of the on-disk cache of compiled kernels.
+
+    ``$ASNUMPY_KERNEL_CACHE_DIR`` when set; else ``$XDG_CACHE_HOME/asnumpy/kernels``
+    or ``~/.cache/asnumpy/kernels`` (``%LOCALAPPDATA%\\asnumpy\\kernels`` on
+    Windows).  It is created on first write; when it cannot be written, only the
+    in-memory cache is used.
+    """
+    explicit = os.environ.get("ASNUMPY_KERNEL_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or (
+        os.environ.get("LOCALAPPDATA") if sys.platform == "win32" else None)
+    return (Path(base) if base else Path.home() / ".cache") / "asnumpy" / "kernels"
+
+
+def clear_memory_cache() -> None:
+    """Forget the libraries loaded in this process (the disk cache is left alone)."""
+    with _lock:
+        _memory.clear()
+
+
+def compiler_command() -> tuple[str, ...]:
+    """The command that runs the C++ compiler (see the module docstring for the order).
+
+    Raises
+    ------
+    CompilerNotFoundError
+        When ``$CXX`` names no executable, or none of the candidates exists.
+    """
+    explicit = os.environ.get("CXX")
+    if explicit:
+        words = shlex.split(explicit)
+        found = shutil.which(words[0]) if words else None
+        if found is None:
+            raise CompilerNotFoundError(
+                f"asnumpy.extension: $CXX is {explicit!r}, which is not an executable; "
+                "unset it or point it at a C++ compiler")
+        return (found, *words[1:])
+    for name in _CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return (found,)
+    if importlib.util.find_spec("ziglang") is not None:
+        return (sys.executable, "-m", "ziglang", "c++")
+    raise CompilerNotFoundError(
+        "asnumpy.extension: cpu kernels need a C++ compiler and none was found "
+        f"(looked for $CXX, {', '.join(_CANDIDATES)} on PATH, and the ziglang package); "
+        'install one with `pip install "asnumpy[compiler]"` (the ziglang wheel), '
+        "or your system's g++ / clang++ (e.g. `apt install g++`), or set $CXX")
+
+
+def compiler_info() -> dict:
+    """What compiles cpu kernels here.
+
+    Returns
+    -------
+    dict
+        ``command`` (tuple of str), ``version`` (the first line of its
+        ``--version``), ``flags`` (:data:`FLAGS`), ``cpu`` (the host CPU the
+        code is built for) and ``cache_dir`` (str).
+
+    Raises
+    ------
+    CompilerNotFoundError
+        When there is no compiler.
+    """
+    command = compiler_command()
+    return {"command": command, "version": _version(command), "flags": FLAGS,
+            "cpu": _host_cpu(), "cache_dir": str(cache_dir())}
+
+
+@functools.cache
+def _version(command: tuple) -> str:
+    try:
+        proc = subprocess.run([*command, "--version"], capture_output=True, text=True,
+                              timeout=120, check=False)
+    except OSError as exc:
+        raise CompilerNotFoundError(
+            f"asnumpy.extension: the C++ compiler {' '.join(command)!r} does not run: {exc}"
+        ) from None
+    lines = (proc.stdout or proc.stderr).strip().splitlines()
+    return lines[0] if lines else "unknown"
+
+
+@functools.cache
+def _host_cpu() -> str:
+    """The host CPU's model and feature flags (``-march=native`` depends on them)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            wanted = {}
+            for line in handle:
+                name, _, value = line.partition(":")
+                name = name.strip()
+                if name in ("model name", "flags", "Features", "CPU part") and name not in wanted:
+                    wanted[name] = value.strip()
+                if not line.strip() and wanted:
+                    break
+        if wanted:
+            return hashlib.sha256(repr(sorted(wanted.items())).encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    return f"{platform.machine()}-{platform.processor()}"
+
+
+def load_library(source: str, *, options=()) -> ctypes.CDLL:
+    """Compile C++ ``source`` into a shared library (or find it cached) and load it.
+
+    Parameters
+    ----------
+    source : str
+        A complete C++17 translation unit; the functions to call must be
+        ``extern "C"``.  A ``#line 1 "name"`` directive marks where the part
+        worth showing in error messages starts (after a prelude, say).
+    options : sequence of str, optional
+        Extra compiler flags, after :data:`FLAGS`; part of the cache key.
+
+    Returns
+    -------
+    ctypes.CDLL
+        The loaded library (set ``argtypes``/``restype`` before calling).
+
+    Raises
+    ------
+    CompileError
+        A :class:`RuntimeError` with the compiler's message and the source
+        with line numbers, when the source does not compile.
+    CompilerNotFoundError
+        When no C++ compiler is found (the message says how to get one).
+    """
+    options = tuple(options)
+    memory_key = (source, options)
+    library = _memory.get(memory_key)
+    if library is not None:
+        stats["memory_hits"] += 1
+        return library
+    with _lock:
+        key_lock = _key_locks.setdefault(memory_key, threading.Lock())
+    with key_lock:                          # one compile per source, however many threads ask
+        library = _memory.get(memory_key)
+        if library is None:
+            library = _memory[memory_key] = _load_or_compile(source, options)
+    with _lock:
+        _key_locks.pop(memory_key, None)
+    return library
+
+
+def _load_or_compile(source: str, options: tuple) -> ctypes.CDLL:
+    command = compiler_command()
+    digest = hashlib.sha256()
+    for part in (source, repr(options), repr(FLAGS), repr(command), _version(command),
+                 _host_cpu()):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    path = cache_dir() / f"{digest.hexdigest()}.so"
+    if path.exists():
+        try:
+            library = ctypes.CDLL(str(path))
+        except OSError:
+            pass                            # truncated or foreign: compiled again below
+        else:
+            stats["disk_hits"] += 1
+            return library
+    return ctypes.CDLL(_compile(source, options, command, path))
+
+
+def _compile(source: str, options: tuple, command: tuple, path: Path) -> str:
+    """Run the compiler once (the only place that does), writing ``path`` atomically."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, source_path = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cpp")
+    except OSError:                         # unwritable cache: this process's memory only
+        path = Path(tempfile.mkdtemp(prefix="asnumpy-kernels-")) / path.name
+        fd, source_path = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cpp")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(source)
+    fd, output = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".so")
+    os.close(fd)
+    try:
+        stats["compiles"] += 1
+        try:
+            proc = subprocess.run([*command, *FLAGS, *options, source_path, "-o", output],
+                                  capture_output=True, text=True, check=False)
+        except OSError as exc:
+            raise CompilerNotFoundError(
+                f"asnumpy.extension: the C++ compiler {' '.join(command)!r} does not run: "
+                f"{exc}") from None
+        if proc.returncode != 0:
+            message = (proc.stderr or proc.stdout).replace(source_path, "<source>")
+            raise CompileError(
+                f"asnumpy.extension: the C++ compiler ({' '.join(command)}) failed:\n"
+                f"{message.strip()}\n\n--- source ---\n{numbered_source(source)}")
+        os.replace(output, path)
+    finally:
+        _unlink(source_path)
+        _unlink(output)
+    return str(path)
+
+
+def numbered_source(source: str) -> str:
+    """``source`` from its last ``#line 1 "..."`` mark on, each line numbered from 1."""
+    start = source.rfind(SOURCE_MARK)
+    shown = source[source.index("\n", start) + 1:] if start >= 0 else source
+    lines = shown.splitlines()
+    width = len(str(len(lines)))
+    return "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
+
+
+def _unlink(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
