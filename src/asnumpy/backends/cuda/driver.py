@@ -34,7 +34,7 @@ import os
 import threading
 
 from ..._errors import DeviceUnavailableError
-from . import compiler
+from . import compiler, discovery
 
 __all__ = ["CudaCoreDriver", "load_driver"]
 
@@ -45,19 +45,22 @@ class CudaCoreDriver:
     def __init__(self):
         try:
             import cuda.core as core
+            from cuda import bindings
             from cuda.bindings import driver as cu
         except ImportError as exc:
             raise DeviceUnavailableError(
                 "the cuda back end needs NVIDIA's cuda-core and cuda-bindings "
-                f"(pip install 'asnumpy[cuda]'): {exc}") from None
+                "(pip install 'asnumpy[cuda13]', or 'asnumpy[cuda12]' for a CUDA 12 "
+                f"driver): {exc}") from None
         self._core, self._cu = core, cu
-        try:
-            count = core.system.get_num_devices()
-        except Exception as exc:         # no libcuda, or a driver that does not load
-            raise DeviceUnavailableError(f"no usable NVIDIA driver: {exc}") from None
-        if count < 1:
-            raise DeviceUnavailableError("the NVIDIA driver reports no GPU")
-        self._devices = [core.Device(i) for i in range(count)]
+        # Through the driver API only (cuInit, cuDeviceGetCount): cuda.core.system
+        # would load NVML, which many containers lack.  The driver applies
+        # CUDA_VISIBLE_DEVICES itself; discovery reports it and rejects bad entries.
+        self.discovery = discovery.discover(cu, bindings.__version__)
+        self._versions = {"driver": f"CUDA {discovery.version_text(self.discovery.version)}",
+                          "cuda-bindings": bindings.__version__,
+                          "cuda-core": getattr(core, "__version__", "unknown")}
+        self._devices = [core.Device(i) for i in range(self.discovery.device_count)]
         self._modules: dict = {}         # (device, kernel name) -> Kernel
         self._lock = threading.Lock()
 
@@ -76,6 +79,15 @@ class CudaCoreDriver:
 
     def arch(self, i) -> str:
         return f"sm_{self._devices[i].arch}"
+
+    def versions(self) -> dict:
+        """The driver's and toolkit's versions by component, for reports."""
+        versions = dict(self._versions)
+        try:
+            versions["nvrtc"] = "%d.%d" % compiler.nvrtc_version()
+        except Exception as exc:  # noqa: BLE001 - a missing or broken NVRTC fails in many ways
+            versions["nvrtc"] = f"unavailable ({exc})"
+        return versions
 
     def total_memory(self, i) -> int:
         self._device(i)
