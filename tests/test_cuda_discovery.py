@@ -14,6 +14,7 @@ import types
 
 import pytest
 
+import asnumpy as ap
 from asnumpy import DeviceUnavailableError
 from asnumpy.backends.cuda import discovery
 
@@ -257,6 +258,8 @@ print("CPU", int(ap.arange(10).sum()), [str(d) for d in ap.devices()][:1])
 
 def test_cpu_keeps_working_with_a_too_old_driver():
     environ = {k: v for k, v in os.environ.items() if k != "ASNUMPY_CUDA_DRIVER"}
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(ap.__file__)))
+    environ["PYTHONPATH"] = os.pathsep.join([package_root, environ.get("PYTHONPATH", "")])
     environ["ASNUMPY_DEVICE"] = "cpu:0"
     script = _CPU_KEEPS_WORKING.format(tests=os.path.dirname(__file__))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
