@@ -221,12 +221,22 @@ def synchronize(device=None) -> None:
     synchronized them.
     """
     device = Device(device)
-    errors, device._orphaned_errors[:] = list(device._orphaned_errors), []
-    for stream in list(device._streams):
+    errors = []
+    # the default stream too: on cuda its work is asynchronous to the host
+    for stream in [*device._streams, device.default_stream]:
         try:
             stream.synchronize()
         except BaseException as exc:
             errors.append(exc)
+    whole_device = getattr(device.backend, "synchronize_device", None)
+    if whole_device is not None:     # cuda: also the work of streams dropped with work pending
+        try:
+            whole_device(device.index)
+        except BaseException as exc:
+            errors.append(exc)
+    # taken last: streams dropped, and their work finished, while this waited count too
+    orphaned, device._orphaned_errors[:] = list(device._orphaned_errors), []
+    errors = orphaned + errors
     if errors:
         raise errors[0]
 

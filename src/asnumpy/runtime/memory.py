@@ -141,6 +141,12 @@ class MemoryPool:
         self._peak_bytes = 0
         self._limit = 0
         self._enabled = True
+        # A back end whose device work is asynchronous to the host (cuda) orders the
+        # reuse of blocks across streams itself: ``freed(handle, key)`` when a block
+        # comes back, ``reused(handle, key)`` when a stream takes it, ``release(handle,
+        # key)`` when it goes back to the allocator.  None on cpu: nothing to order.
+        stream_ordering = getattr(allocator, "stream_ordering", None)
+        self._ordering = stream_ordering(device) if stream_ordering is not None else None
 
     # -- allocation -------------------------------------------------------
 
@@ -170,7 +176,10 @@ class MemoryPool:
                 self._used_bytes += size
                 if self._used_bytes > self._peak_bytes:
                     self._peak_bytes = self._used_bytes
-                return Buffer(blocks.pop(), nbytes, self.device, self, size, key_stream)
+                handle = blocks.pop()
+                if self._ordering is not None:
+                    self._ordering.reused(handle, key_stream)
+                return Buffer(handle, nbytes, self.device, self, size, key_stream)
         for attempt in range(3):
             with self._lock:
                 if self._returned:
@@ -224,16 +233,22 @@ class MemoryPool:
         blocks = self._free.get((stream, size))
         if not blocks:
             # Stream-ordered reuse: a block cached by another stream may be
-            # taken only once that stream has no pending work.
+            # taken only once that stream has no pending work (or, where the
+            # back end orders reuse, at once: the taker waits for the free).
+            ordered = self._ordering is not None
             for (other, other_size), candidates in self._free.items():
-                if other_size == size and candidates and (other is None or other.query()):
+                if other_size == size and candidates and (
+                        ordered or other is None or other.query()):
                     blocks = candidates
                     break
             else:
                 return None
         self._free_bytes -= size
         self._free_blocks -= 1
-        return blocks.pop()
+        handle = blocks.pop()
+        if self._ordering is not None:
+            self._ordering.reused(handle, stream)
+        return handle
 
     def _allocate_fresh(self, size, attempt):
         """Ask the allocator; on failure release the cache (attempt >= 1)."""
@@ -251,12 +266,22 @@ class MemoryPool:
         while returned:
             handle, size, stream = returned.popleft()
             self._used_bytes -= size
-            if handle is not None and self._enabled:   # None: a released Reservation
+            if handle is None:                  # a released Reservation
+                continue
+            if self._enabled:
+                if self._ordering is not None:
+                    self._ordering.freed(handle, stream)
                 self._free.setdefault((stream, size), []).append(handle)
                 self._free_bytes += size
                 self._free_blocks += 1
+            elif self._ordering is not None:
+                self._ordering.release(handle, stream)
 
     def _release_cached(self):
+        if self._ordering is not None:
+            for (stream, _), blocks in self._free.items():
+                for handle in blocks:
+                    self._ordering.release(handle, stream)
         self._free.clear()
         self._free_bytes = 0
         self._free_blocks = 0

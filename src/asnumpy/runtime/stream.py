@@ -176,6 +176,15 @@ class Stream:
         """Queue ``fn(*args)`` after all work already on this stream."""
         self._worker.submit(fn, args)
 
+    def launch_host_func(self, fn, *args) -> None:
+        """Queue the host function ``fn(*args)`` after all work already on this stream.
+
+        Later work on the stream waits for it.  On cuda it runs on a driver
+        thread (``cuLaunchHostFunc``) and must not queue device work; an error
+        it raises is kept for ``synchronize()`` on every device.
+        """
+        self.launch(fn, *args)
+
     def synchronize(self) -> None:
         """Wait for all work on this stream; raise the first error it raised."""
         self._worker.wait()

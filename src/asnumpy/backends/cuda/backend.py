@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime.memory import Buffer
-from .streams import CudaDefaultStream, CudaStream, current_native
+from .streams import (CudaDefaultStream, CudaStream, StreamOrderedReuse, across_devices,
+                      current_native)
 
 __all__ = ["CudaBackend"]
 
@@ -36,7 +37,11 @@ class CudaAllocator:
         self.driver, self.index = driver, index
 
     def alloc(self, nbytes: int):
+        self.driver.make_current(self.index)       # any thread: none may be current
         return self.driver.alloc(self.index, nbytes)
+
+    # blocks freed on one stream and reused on another: ordered by events
+    stream_ordering = StreamOrderedReuse
 
     @staticmethod
     def empty_handle():
@@ -80,6 +85,11 @@ class CudaBackend:
 
     def make_allocator(self, index: int) -> CudaAllocator:
         return CudaAllocator(self.driver, index)
+
+    def synchronize_device(self, index: int) -> None:
+        """Wait for all work on GPU ``index``: every stream, dropped ones included."""
+        self.driver.make_current(index)
+        self.driver.synchronize(index)
 
     # -- pointers and host mirrors ---------------------------------------------------
 
@@ -144,8 +154,9 @@ class CudaBackend:
         if order is not None and _layout_order(dst) == order and dst._dtype == src._dtype:
             nbytes = src._dtype.itemsize * int(np.prod(src._shape, dtype=np.int64))
             if nbytes:
-                self.driver.copy_dtod(self.pointer(dst), self.pointer(src), nbytes,
-                                      current_native(src._device))
+                with across_devices(src._device, dst._device):
+                    self.driver.copy_dtod(self.pointer(dst), self.pointer(src), nbytes,
+                                          current_native(src._device))
             return
         self.kernel("copy")(dst, src)
 
@@ -202,6 +213,9 @@ class _HostFallback:
         result = self.cpu_kernel(*args, **kwargs)
         for buffer, host, _, stream in mirrors.values():
             if buffer.nbytes:
+                # the same stream, with its device's context current again (buffers of
+                # two GPUs may be mirrored)
+                stream = current_native(buffer.device)
                 self.backend.driver.copy_htod(self.backend.driver.pointer(buffer.handle), host,
                                               buffer.nbytes, stream)
         return result

@@ -6,17 +6,32 @@ runs on the calling thread and queues GPU work on the stream that
 ordered per stream, and an error raised while queueing work on a user
 stream is kept and raised by that stream's next ``synchronize()`` (errors of
 the GPU work itself surface there too, from the driver).
+
+Contexts.  The driver's calls act on the context current on the calling
+thread, and a thread starts with none: every entry point here (a launch, a
+synchronize, an event, :func:`current_native`) first makes the owning
+device's primary context current (``driver.make_current``).
+
+Lifetime.  A user stream's driver stream and its kept errors live in a
+:class:`NativeLane`, which the memory pool files the stream's freed blocks
+under and which holds no reference to the stream; so a stream nobody
+references is collected like a cpu one: its driver stream is destroyed
+after its pending work (``cuStreamDestroy`` returns at once and the GPU
+finishes the work), and errors nobody can now synchronize go to the
+device's ``_orphaned_errors`` for :func:`asnumpy.synchronize`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 
 from ...runtime.device import Device
 from ...runtime.stream import DefaultStream, Stream
 
-__all__ = ["CudaDefaultStream", "CudaStream", "current_native", "current_stream"]
+__all__ = ["CudaDefaultStream", "CudaStream", "NativeLane", "StreamOrderedReuse", "across_devices",
+           "current_native", "current_stream"]
 
 _local = threading.local()
 
@@ -24,12 +39,15 @@ _local = threading.local()
 def current_stream(device):
     """The asnumpy stream that kernels launched now on ``device`` are queued on."""
     stream = getattr(_local, "stream", None)
-    return stream if stream is not None else device.default_stream
+    return stream if stream is not None and stream.device is device else device.default_stream
 
 
 def current_native(device):
-    """The driver stream that kernels launched now on ``device`` go to."""
-    return current_stream(device)._native
+    """The driver stream that work queued now on ``device`` goes to, with the device's
+    context made current on this thread (the driver call that follows needs it)."""
+    lane = current_stream(device)._lane
+    lane.driver.make_current(lane.index)
+    return lane.native
 
 
 @contextlib.contextmanager
@@ -42,19 +60,82 @@ def _on(stream):
         _local.stream = previous
 
 
+class NativeLane:
+    """A cuda stream's driver stream, kept errors and end, apart from the stream object.
+
+    The memory pool files blocks freed on a user stream under its lane (the
+    lane's ``query`` is the pool's test), and host functions report errors
+    to it, so neither keeps the :class:`CudaStream` alive.
+    """
+
+    __slots__ = ("driver", "index", "device", "native", "errors", "orphaned", "final_event",
+                 "__weakref__")
+
+    def __init__(self, device, native):
+        self.driver, self.index, self.device = device.backend.driver, device.index, device
+        self.native = native
+        self.errors = []
+        self.orphaned = False       # its stream was collected: errors go to the device
+        self.final_event = None     # recorded at close: the end of the stream's work
+
+    def report(self, exc) -> None:
+        """Keep ``exc`` for the stream's next synchronize (the device's, once orphaned)."""
+        (self.device._orphaned_errors if self.orphaned else self.errors).append(exc)
+
+    def query(self) -> bool:
+        if self.native is None:
+            return self.driver.event_query(self.final_event)
+        self.driver.make_current(self.index)
+        return self.driver.query(self.native)
+
+    def record(self):
+        """A driver event recorded at the lane's current point (its end once closed)."""
+        if self.native is None:
+            return self.final_event
+        self.driver.make_current(self.index)
+        event = self.driver.create_event(self.index)
+        self.driver.record(event, self.native)
+        return event
+
+    def close(self) -> None:
+        """Destroy the driver stream; its pending work still runs.  Idempotent."""
+        native = self.native
+        if native is not None:
+            self.final_event = self.record()
+            self.native = None
+            self.driver.destroy_stream(native)
+
+
+def _release_collected(lane) -> None:
+    """A collected stream's finalizer (any thread): errors nobody can synchronize go to
+    the device, and the driver stream is destroyed after its pending work."""
+    lane.orphaned = True
+    errors, lane.errors = lane.errors, []
+    lane.device._orphaned_errors.extend(errors)
+    try:
+        lane.close()
+    except Exception as exc:         # the driver refused: report it, never raise in a finalizer
+        lane.device._orphaned_errors.append(exc)
+
+
 class _NativeSignal:
     """An Event's completion signal backed by a driver event."""
 
-    def __init__(self, driver, native):
-        self.driver, self.native = driver, native
+    __slots__ = ("driver", "index", "native")
+
+    def __init__(self, driver, index, native):
+        self.driver, self.index, self.native = driver, index, native
 
     def wait(self):
+        self.driver.make_current(self.index)
         self.driver.event_sync(self.native)
 
     def is_set(self) -> bool:
+        self.driver.make_current(self.index)
         return self.driver.event_query(self.native)
 
     def elapsed_ms(self, end: "_NativeSignal") -> float:
+        self.driver.make_current(self.index)
         return self.driver.elapsed_ms(self.native, end.native)
 
 
@@ -62,30 +143,73 @@ class _NativeStreamMixin:
     """What user and default cuda streams share: launches, events, waits."""
 
     def _driver(self):
-        return self.device.backend.driver
+        driver = self._lane.driver
+        driver.make_current(self._lane.index)
+        return driver
+
+    @property
+    def _native(self):
+        return self._lane.native
 
     def launch(self, fn, *args) -> None:
+        self._driver()
         with _on(self):
             fn(*args)
 
+    def launch_host_func(self, fn, *args) -> None:
+        """Queue the host function ``fn(*args)`` in stream order (``cuLaunchHostFunc``).
+
+        It runs on a driver thread once the work before it has finished, and
+        the work after it waits for it.  It must not queue device work (CUDA
+        forbids driver calls there); an error it raises is kept for
+        ``synchronize()``.
+        """
+        lane = self._lane
+
+        def host_function():
+            try:
+                fn(*args)
+            except Exception as exc:
+                lane.report(exc)
+
+        self._driver().launch_host_func(self._native_or_closed(), host_function)
+
+    def _native_or_closed(self):
+        native = self._lane.native
+        if native is None:
+            raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
+        return native
+
     def synchronize(self) -> None:
-        self._driver().sync(self._native)
+        lane = self._lane
+        if lane.native is not None:
+            self._driver().sync(lane.native)
+        else:
+            _NativeSignal(lane.driver, lane.index, lane.final_event).wait()
+        errors, lane.errors = lane.errors, []
+        if errors:
+            if len(errors) > 1:
+                errors[0].add_note(f"({len(errors) - 1} more error(s) were raised on the "
+                                   "same stream)")
+            raise errors[0]
 
     def query(self) -> bool:
-        return self._driver().query(self._native)
+        return self._lane.query()
 
     def _record_native(self, event) -> None:
         driver = self._driver()
         native = driver.create_event(self.device.index)
-        driver.record(native, self._native)
-        event._signal, event._time = _NativeSignal(driver, native), None
+        driver.record(native, self._native_or_closed())
+        event._signal, event._time = _NativeSignal(driver, self.device.index, native), None
 
     def wait_event(self, event) -> None:
         signal = event._signal
         if isinstance(signal, _NativeSignal):
-            self._driver().wait(self._native, signal.native)
-        elif signal is not None:         # an event of another back end: wait on the host
-            signal.wait()
+            self._driver().wait(self._native_or_closed(), signal.native)
+        elif signal is not None and not signal.is_set():
+            # an event of another back end (a cpu stream's): the GPU stream waits for it
+            # in a host function, the host does not
+            self._driver().launch_host_func(self._native_or_closed(), signal.wait)
 
 
 class CudaStream(_NativeStreamMixin, Stream):
@@ -94,24 +218,30 @@ class CudaStream(_NativeStreamMixin, Stream):
     def __init__(self, device=None):
         # no worker thread (Stream.__init__'s): work is enqueued on the calling thread
         self.device = Device(device)
+        driver = self.device.backend.driver
+        driver.make_current(self.device.index)
+        self._lane = NativeLane(self.device, driver.create_stream(self.device.index))
+        self._reuse_key = self._lane         # the pool's key: does not keep the stream alive
+        weakref.finalize(self, _release_collected, self._lane)
         self.device._streams.add(self)
-        self._native = self._driver().create_stream(self.device.index)
-        self._errors = []
 
     def launch(self, fn, *args) -> None:
+        self._native_or_closed()
         try:
             _NativeStreamMixin.launch(self, fn, *args)
         except Exception as exc:         # kept for synchronize(), as on the cpu device
-            self._errors.append(exc)
+            self._lane.report(exc)
 
-    def synchronize(self) -> None:
-        _NativeStreamMixin.synchronize(self)
-        errors, self._errors = self._errors, []
-        if errors:
-            if len(errors) > 1:
-                errors[0].add_note(f"({len(errors) - 1} more error(s) were raised on the "
-                                   "same stream)")
-            raise errors[0]
+    def close(self) -> None:
+        """Wait for the pending work, destroy the CUDA stream and raise its first error.
+
+        Idempotent; launching on a closed stream raises RuntimeError.
+        """
+        try:
+            self.synchronize()
+        finally:
+            self._driver()
+            self._lane.close()
 
     def __repr__(self):
         return f"<asnumpy.Stream device={self.device}>"
@@ -122,4 +252,89 @@ class CudaDefaultStream(_NativeStreamMixin, DefaultStream):
 
     def __init__(self, device):
         DefaultStream.__init__(self, device)
-        self._native = device.backend.driver.default_stream(device.index)
+        self._lane = NativeLane(device, device.backend.driver.default_stream(device.index))
+
+
+class StreamOrderedReuse:
+    """The memory pool's stream-ordering hooks for one cuda device (see ``MemoryPool``).
+
+    A block comes back filed under the stream it was allocated on (a user
+    stream's :class:`NativeLane`, or None for the default stream); an event is
+    recorded there at once, so a stream that later takes the block waits for
+    the work queued before the free, and only for that (``cuStreamWaitEvent``:
+    the host does not wait).  Releasing a block to the driver frees it on its
+    stream (``cuMemFreeAsync``), after that stream's work.  Called under the
+    pool's lock, never from a finalizer.
+    """
+
+    def __init__(self, device):
+        self.device = device
+        self.driver, self.index = device.backend.driver, device.index
+        self._events: dict = {}      # id(handle) -> (lane, event recorded at its free)
+        self._spare: list = []       # driver events to record again
+
+    def _lane(self, key) -> NativeLane:
+        return self.device.default_stream._lane if key is None else key
+
+    def freed(self, handle, key) -> None:
+        lane = self._lane(key)
+        if lane.native is None:      # a closed stream: its end is the free
+            self._events[id(handle)] = (lane, lane.final_event)
+            return
+        driver = self.driver
+        driver.make_current(self.index)
+        event = self._spare.pop() if self._spare else driver.create_event(self.index)
+        driver.record(event, lane.native)
+        self._events[id(handle)] = (lane, event)
+
+    def _recycle(self, lane, event) -> None:
+        if event is not lane.final_event:
+            self._spare.append(event)
+
+    def reused(self, handle, key) -> None:
+        entry = self._events.pop(id(handle), None)
+        if entry is None:
+            return
+        lane, event = entry
+        taker = self._lane(key)
+        if lane is not taker and taker.native is not None:
+            self.driver.make_current(self.index)
+            self.driver.wait(taker.native, event)
+        self._recycle(lane, event)
+
+    def release(self, handle, key) -> None:
+        lane, event = self._events.pop(id(handle), None) or (self._lane(key), None)
+        driver = self.driver
+        driver.make_current(self.index)
+        stream = lane.native
+        if stream is None:           # a closed stream: free on the default one, after it
+            stream = self._lane(None).native
+            driver.wait(stream, lane.final_event)
+        driver.free(self.index, handle, stream)
+        if event is not None:
+            self._recycle(lane, event)
+
+
+def _wait_for(waiter: NativeLane, producer: NativeLane) -> None:
+    """``waiter``'s later work waits for ``producer``'s work so far (an event, not the host)."""
+    event = producer.record()
+    waiter.driver.make_current(waiter.index)
+    waiter.driver.wait(waiter.native, event)
+
+
+@contextlib.contextmanager
+def across_devices(worker, other):
+    """Order work queued inside on ``worker``'s current stream with ``other``'s.
+
+    For work on one GPU that touches another's memory (a peer copy): it waits
+    for the other device's current stream's work so far, and that stream's
+    later work waits for it.  The worker's context is current inside.
+    """
+    if worker is other:
+        yield
+        return
+    mine, theirs = current_stream(worker)._lane, current_stream(other)._lane
+    _wait_for(mine, theirs)
+    yield
+    _wait_for(theirs, mine)
+    mine.driver.make_current(mine.index)
