@@ -28,6 +28,9 @@ GPU would expose shows up here as an error or a wrong number:
   when the stream reaches it, after filling it with a poison pattern; until
   then (and forever, for memory dropped without ``free``) the emulator keeps
   it alive, so queued work never touches memory that the host reused.
+* **Capacity.** Each GPU has ``capacity[i]`` bytes (``total_memory``); an
+  allocation beyond what is allocated and not yet freed (in stream order)
+  fails with ``CUDA_ERROR_OUT_OF_MEMORY``, as cuda-core raises it.
 """
 
 from __future__ import annotations
@@ -191,6 +194,8 @@ class Driver:
         self._streams = [[stream] for stream in self._defaults]
         self._external: dict = {}          # (device, handle) -> _Stream of a foreign handle
         self._allocations: dict = {}       # pointer -> memory, until its free has run
+        self.capacity = [MEMORY] * DEVICES  # bytes each GPU has (see "capacity" below)
+        self._in_use = [0] * DEVICES
         self.freed = 0                     # frees that have run (stream order)
         # transfers (see "pinned host memory and strided copies" below)
         self.transfers = []                # (kind, "1d"/"2d"/"3d", bytes, host pinned?)
@@ -228,12 +233,13 @@ class Driver:
         return "sm_90"
 
     def total_memory(self, i):
-        return MEMORY
+        return self.capacity[i]
 
     # -- memory -------------------------------------------------------------------------
 
     def alloc(self, i, nbytes):
         self._check(i, "cuMemAllocAsync")
+        self._claim(i, nbytes)
         memory = np.empty(nbytes, np.uint8)
         self._allocations[memory.ctypes.data] = memory
         return memory
@@ -247,9 +253,25 @@ class Driver:
         def release():
             handle.fill(_POISON)           # queued work that still reads it reads garbage
             self._allocations.pop(address, None)
+            self._in_use[i] -= handle.nbytes
             self.freed += 1
 
         self._enqueue(stream, release)
+
+    # -- capacity: a full GPU fails an allocation as cuMemAllocAsync does ----------------
+
+    def _claim(self, i, nbytes):
+        with self._lock:
+            in_use = self._in_use[i]
+            if in_use + nbytes > self.capacity[i]:
+                raise CUDAError(
+                    f"CUDA_ERROR_OUT_OF_MEMORY: cuMemAllocAsync of {nbytes:,} bytes on "
+                    f"cuda:{i} with {in_use:,} of its {self.capacity[i]:,} bytes allocated")
+            self._in_use[i] = in_use + nbytes
+
+    def memory_in_use(self, i):
+        """Bytes allocated on GPU ``i`` whose free has not run (a test hook)."""
+        return self._in_use[i]
 
     @staticmethod
     def pointer(handle):

@@ -9,15 +9,19 @@ class OutOfMemoryError(MemoryError):
     the pool stays usable afterwards.
     """
 
-    def __init__(self, device, requested, limit, in_use):
+    def __init__(self, device, requested, limit, in_use, reason=None):
         self.device = device
         self.requested = requested
         self.limit = limit
         self.in_use = in_use
+        self.reason = reason
         limit_text = "no limit" if not limit else f"limit {limit:,} bytes"
+        # reason: what the device's allocator said (the driver's CUDA_ERROR_OUT_OF_MEMORY:
+        # the device itself is full, perhaps by another process's memory)
         super().__init__(
             f"out of memory on device {device}: failed to allocate "
             f"{requested:,} bytes ({limit_text}, {in_use:,} bytes in use)"
+            + (f"; the device's allocator reported: {reason}" if reason else "")
         )
 
 

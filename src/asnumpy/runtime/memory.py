@@ -141,6 +141,7 @@ class MemoryPool:
         self._peak_bytes = 0
         self._limit = 0
         self._enabled = True
+        self._alloc_failure = None      # what the allocator raised last (under the lock)
         # A back end whose device work is asynchronous to the host (cuda) orders the
         # reuse of blocks across streams itself: ``freed(handle, key)`` when a block
         # comes back, ``reused(handle, key)`` when a stream takes it, ``release(handle,
@@ -180,6 +181,7 @@ class MemoryPool:
                 if self._ordering is not None:
                     self._ordering.reused(handle, key_stream)
                 return Buffer(handle, nbytes, self.device, self, size, key_stream)
+        failure = None          # the allocator's last MemoryError, named in the error
         for attempt in range(3):
             with self._lock:
                 if self._returned:
@@ -187,6 +189,7 @@ class MemoryPool:
                 handle = self._take_cached(size, key_stream)
                 if handle is None:
                     handle = self._allocate_fresh(size, attempt)
+                    failure = self._alloc_failure or failure
                 if handle is not None:
                     self._used_bytes += size
                     if self._used_bytes > self._peak_bytes:
@@ -197,7 +200,8 @@ class MemoryPool:
                 # blocks: collect them (outside the lock: their finalizers may
                 # run arbitrary code) and try once more.
                 gc.collect()
-        raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes)
+        raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes,
+                               reason=failure and str(failure)) from failure
 
     def reserve(self, nbytes: int) -> Reservation:
         """Count ``nbytes`` of scratch memory as used until the reservation is released.
@@ -251,14 +255,22 @@ class MemoryPool:
         return handle
 
     def _allocate_fresh(self, size, attempt):
-        """Ask the allocator; on failure release the cache (attempt >= 1)."""
+        """Ask the allocator; on failure release the cache (attempt >= 1).
+
+        The allocator reports a full device as MemoryError (a back end
+        translates its driver's out-of-memory status into it; the cpu one's
+        NumPy raises MemoryError/ValueError/OverflowError for huge sizes);
+        any other exception is a real fault and propagates as itself.
+        """
+        self._alloc_failure = None
         if attempt >= 1:
             self._release_cached()
         if self._limit and self._used_bytes + self._free_bytes + size > self._limit:
             return None
         try:
             return self._allocator.alloc(size)
-        except (MemoryError, OSError, ValueError, OverflowError):
+        except (MemoryError, OSError, ValueError, OverflowError) as exc:
+            self._alloc_failure = exc
             return None
 
     def _drain_returned(self):

@@ -37,8 +37,25 @@ class CudaAllocator:
         self.driver, self.index = driver, index
 
     def alloc(self, nbytes: int):
+        """``nbytes`` of device memory; MemoryError when the GPU has no room for them.
+
+        The driver's CUDA_ERROR_OUT_OF_MEMORY becomes MemoryError, the one
+        exception the pool treats as "full" (it then frees its cached blocks
+        and retries); every other driver error propagates as itself.
+        """
         self.driver.make_current(self.index)       # any thread: none may be current
-        return self.driver.alloc(self.index, nbytes)
+        for retry in (False, True):
+            if retry:
+                # Blocks the pool gave back are freed in stream order: once the device
+                # has caught up with those frees, their memory is the driver's again.
+                self.driver.synchronize(self.index)
+            try:
+                return self.driver.alloc(self.index, nbytes)
+            except Exception as exc:  # noqa: BLE001 - filtered: only out-of-memory is handled
+                if not _out_of_memory(exc):
+                    raise
+                failure = exc
+        raise MemoryError(str(failure)) from failure
 
     # blocks freed on one stream and reused on another: ordered by events
     stream_ordering = StreamOrderedReuse
@@ -49,6 +66,12 @@ class CudaAllocator:
 
     def total_memory(self) -> int:
         return self.driver.total_memory(self.index)
+
+
+def _out_of_memory(exc) -> bool:
+    """Whether a driver error is CUDA_ERROR_OUT_OF_MEMORY (cuda-core's errors, like the
+    emulator's, begin with the CUresult's name; its fallback text holds the name too)."""
+    return "CUDA_ERROR_OUT_OF_MEMORY" in str(exc)
 
 
 def _layout_order(array):
