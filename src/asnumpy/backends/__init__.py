@@ -25,10 +25,22 @@ _MODULES = {
 KNOWN_KINDS = tuple(_MODULES)
 
 
+# Where an NVIDIA driver shows itself without loading anything: the kernel module (Linux),
+# WSL2's driver library.  Else the loader's search (it spawns ldconfig, so it comes last).
+_NVIDIA_DRIVER_MARKS = ("/proc/driver/nvidia", "/usr/lib/wsl/lib/libcuda.so.1")
+
+
 def _no_cuda_driver() -> str | None:
+    """Why cuda cannot work here (no driver at all), without importing NVIDIA's packages.
+
+    Only the driver's presence is checked; its version, the GPUs and
+    CUDA_VISIBLE_DEVICES are judged by the cuda back end's discovery.
+    """
     if os.environ.get("ASNUMPY_CUDA_DRIVER"):      # a driver named explicitly (the emulator)
         return None
-    if ctypes.util.find_library("cuda") is None and not os.path.exists("/proc/driver/nvidia"):
+    if any(os.path.exists(mark) for mark in _NVIDIA_DRIVER_MARKS):
+        return None
+    if ctypes.util.find_library("cuda") is None:
         return "no NVIDIA driver (libcuda) was found on this machine"
     return None
 
