@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import traceback
 import weakref
 
 from ...runtime.device import Device
@@ -226,11 +227,22 @@ class CudaStream(_NativeStreamMixin, Stream):
         self.device._streams.add(self)
 
     def launch(self, fn, *args) -> None:
-        self._native_or_closed()
+        lane = self._lane
+        if lane.native is None:
+            raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
+        lane.driver.make_current(lane.index)
+        previous = getattr(_local, "stream", None)
+        _local.stream = self
+        # An error is kept with its traceback, which reaches this frame and the
+        # frames below: none may hold the stream, which must stay collectable.
+        del self
         try:
-            _NativeStreamMixin.launch(self, fn, *args)
+            fn(*args)
         except Exception as exc:         # kept for synchronize(), as on the cpu device
-            self._lane.report(exc)
+            traceback.clear_frames(exc.__traceback__)   # locals go, the lines stay
+            lane.report(exc)
+        finally:
+            _local.stream = previous
 
     def close(self) -> None:
         """Wait for the pending work, destroy the CUDA stream and raise its first error.

@@ -1,0 +1,224 @@
+"""Stream ordering on cuda: reuse of freed memory, device synchronize, host functions,
+copies into pageable memory, and the release of dropped streams.
+
+Unchanged on a GPU (the ``cuda`` fixture).  On the emulated driver each
+stream is a deferred timeline that runs only when something forces it, in
+the order least likely to be the intended one, so a missing event gives a
+wrong number here as it may on a GPU.  Waits on gates are bounded (a broken
+order shows up as a recorded timeout, never as a hang).
+"""
+
+import gc
+import threading
+import weakref
+
+import numpy as np
+import pytest
+from _cuda_host import requires_compiler
+
+import asnumpy as ap
+
+pytestmark = requires_compiler
+
+GATE_S = 5.0        # how long a host function waits for a gate the test opens
+N = 12_345          # an odd size: its size class is not cached by other tests
+
+
+def host_data():
+    return np.linspace(-3.0, 7.0, N)
+
+
+# -- memory freed on one stream, reused on another --------------------------------------
+
+@pytest.mark.parametrize("freeing", ["default", "user"])
+def test_memory_freed_on_one_stream_waits_before_reuse_on_another(cuda, freeing):
+    pool = cuda.memory_pool
+    ap.synchronize(cuda)
+    pool.free_all_blocks()
+    x = ap.asarray(host_data(), device=cuda)
+    ap.synchronize(cuda)
+    first = cuda.default_stream if freeing == "default" else ap.Stream(cuda)
+    with first:
+        scratch = x * 2                  # queued: writes the block ...
+        y = scratch + 1                  # ... and reads it
+    del scratch                          # the block returns with that work still queued
+    second = ap.Stream(cuda)
+    with second:
+        z = ap.full(N, 7.0, device=cuda)   # the same size class: the block just freed
+    second.synchronize()
+    first.synchronize()
+    np.testing.assert_array_equal(z.get(), np.full(N, 7.0))
+    np.testing.assert_array_equal(y.get(), host_data() * 2 + 1)
+
+
+def test_freed_memory_released_to_the_driver_after_its_stream(cuda):
+    pool = cuda.memory_pool
+    ap.synchronize(cuda)
+    stream = ap.Stream(cuda)
+    with stream:
+        x = ap.asarray(host_data(), device=cuda)
+        scratch = x + x
+    stream.synchronize()                 # `scratch` is written
+    with stream:
+        y = scratch - x                  # exactly x, once the stream gets there
+    del scratch
+    pool.free_all_blocks()               # the block goes back while `y` still needs it
+    cuda.default_stream.synchronize()    # whatever else the device had queued
+    stream.synchronize()
+    np.testing.assert_array_equal(y.get(stream=stream), host_data())
+
+
+# -- device synchronize ----------------------------------------------------------------
+
+def test_device_synchronize_waits_for_the_default_stream(cuda):
+    reached = threading.Event()
+    x = ap.asarray(host_data(), device=cuda)
+    y = x * 2
+    cuda.default_stream.launch_host_func(reached.set)
+    ap.synchronize(cuda)
+    assert reached.is_set()
+    reached.clear()
+    cuda.default_stream.launch_host_func(reached.set)
+    cuda.synchronize()                   # Device.synchronize is the same call
+    assert reached.is_set()
+    np.testing.assert_array_equal(y.get(), host_data() * 2)
+
+
+def test_device_synchronize_waits_for_dropped_streams(cuda):
+    reached = threading.Event()
+    stream = ap.Stream(cuda)
+    stream.launch_host_func(reached.set)
+    del stream
+    gc.collect()
+    ap.synchronize(cuda)
+    assert reached.is_set()
+
+
+# -- host functions --------------------------------------------------------------------
+
+def test_host_functions_run_in_stream_order_across_events(cuda):
+    order = []
+    first, second = ap.Stream(cuda), ap.Stream(cuda)
+    first.launch_host_func(order.append, "first")
+    event = first.record()
+    second.wait_event(event)
+    second.launch_host_func(order.append, "second")
+    second.synchronize()
+    assert order == ["first", "second"]
+    first.synchronize()
+    assert order == ["first", "second"]
+
+
+def test_a_cuda_stream_waits_for_a_cpu_event_without_blocking_the_host(cuda):
+    gate = threading.Event()
+    order = []
+    cpu_stream = ap.Stream("cpu:0")
+    cpu_stream.launch(lambda: order.append("cpu" if gate.wait(GATE_S) else "cpu timed out"))
+    cpu_event = cpu_stream.record()
+    stream = ap.Stream(cuda)
+    stream.wait_event(cpu_event)         # must not wait here: the gate opens below
+    stream.launch_host_func(order.append, "cuda")
+    gate.set()
+    stream.synchronize()
+    cpu_stream.synchronize()
+    assert order == ["cpu", "cuda"]
+
+
+def test_host_function_errors_are_raised_by_synchronize(cuda):
+    stream = ap.Stream(cuda)
+
+    def fail():
+        raise ValueError("from a host function")
+
+    stream.launch_host_func(fail)
+    with pytest.raises(ValueError, match="from a host function"):
+        stream.synchronize()
+    stream.synchronize()                 # reported once
+
+
+# -- copies into pageable host memory --------------------------------------------------
+
+def test_a_copy_to_pageable_memory_synchronizes_only_its_stream(cuda):
+    gate = threading.Event()
+    seen = []
+    busy = ap.Stream(cuda)
+    busy.launch_host_func(lambda: seen.append(gate.wait(GATE_S)))
+    copying = ap.Stream(cuda)
+    with copying:
+        a = ap.asarray(host_data(), device=cuda) + 1
+    got = a.get(stream=copying)          # returns once the copy is done, `busy` untouched
+    gate.set()
+    busy.synchronize()
+    assert seen == [True], "the copy waited for another stream's work"
+    np.testing.assert_array_equal(got, host_data() + 1)
+
+
+def test_the_emulated_copy_leaves_other_streams_queued(emulated_driver, cuda):
+    busy, copying = ap.Stream(cuda), ap.Stream(cuda)
+    with busy:
+        b = ap.asarray(host_data(), device=cuda) * 5
+    with copying:                        # another size: no block of `busy` to wait for
+        a = ap.asarray(np.arange(1000.0), device=cuda)
+    np.testing.assert_array_equal(a.get(stream=copying), np.arange(1000.0))
+    assert emulated_driver.pending(busy._native) > 0
+    busy.synchronize()
+    np.testing.assert_array_equal(b.get(stream=busy), host_data() * 5)
+
+
+# -- dropped streams are released ------------------------------------------------------
+
+def test_a_dropped_stream_is_collected_and_its_errors_reach_synchronize(cuda):
+    ap.synchronize(cuda)
+    stream = ap.Stream(cuda)
+    with stream:
+        kept = ap.arange(100.0, device=cuda) * 2     # its block is filed under the stream
+
+    def fail():
+        raise KeyError("lost on a dropped stream")
+
+    stream.launch(fail)                  # an error raised while queueing
+    stream.launch_host_func(fail)        # and one raised when the stream gets there
+    alive = weakref.ref(stream)
+    del stream
+    gc.collect()
+    assert alive() is None, "the stream outlived its last reference"
+    with pytest.raises(KeyError, match="lost on a dropped stream") as info:
+        ap.synchronize(cuda)
+    assert info.value.args == ("lost on a dropped stream",)
+    ap.synchronize(cuda)                 # reported once
+    np.testing.assert_array_equal(kept.get(), np.arange(100.0) * 2)
+    del kept
+
+
+def test_closing_a_stream_releases_it(cuda):
+    stream = ap.Stream(cuda)
+    with stream:
+        a = ap.arange(10.0, device=cuda) + 1
+    stream.close()
+    stream.close()                       # idempotent
+    assert stream.query()
+    np.testing.assert_array_equal(a.get(), np.arange(10.0) + 1)
+    with pytest.raises(RuntimeError, match="closed"):
+        stream.launch_host_func(print)
+    with pytest.raises(RuntimeError, match="closed"):
+        with stream:
+            ap.arange(3.0, device=cuda) + 1
+    del a
+    gc.collect()
+    ap.zeros(N, device=cuda).get()       # blocks freed on the closed stream serve others
+
+
+def test_the_emulated_driver_destroys_released_streams(emulated_driver, cuda):
+    gc.collect()
+    ap.synchronize(cuda)
+    before = len(emulated_driver.live_streams(0))
+    streams = [ap.Stream(cuda) for _ in range(3)]
+    for stream in streams:
+        with stream:
+            ap.ones(50, device=cuda).sum()
+    assert len(emulated_driver.live_streams(0)) == before + 3
+    streams[0].close()
+    del streams[1:], stream
+    gc.collect()
+    assert len(emulated_driver.live_streams(0)) == before
+    ap.synchronize(cuda)
