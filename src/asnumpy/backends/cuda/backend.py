@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime.memory import Buffer
+from . import transfers
+from .staging import StagingPool
 from .streams import (CudaDefaultStream, CudaStream, StreamOrderedReuse, across_devices,
-                      current_native)
+                      current_native, current_stream)
 
 __all__ = ["CudaBackend"]
 
@@ -102,6 +104,8 @@ class CudaBackend:
         self.driver = driver
         self._kernels = kernels.native_kernels(self)
         self.host_pool = None
+        self.staging = StagingPool(driver)     # pinned blocks host<->device copies use
+        self._max_pitch: dict[int, int] = {}
 
     def device_count(self) -> int:
         return self.driver.device_count()
@@ -124,12 +128,6 @@ class CudaBackend:
         """The device address of a pool :class:`Buffer` (0 for an empty one)."""
         return 0 if buffer.handle is _EMPTY else self.driver.pointer(buffer.handle)
 
-    def _buffer_to_host(self, buffer, stream) -> np.ndarray:
-        host = np.empty(buffer.nbytes, np.uint8)
-        if buffer.nbytes:
-            self.driver.copy_dtoh(host, self.driver.pointer(buffer.handle), buffer.nbytes, stream)
-        return host
-
     def kernel(self, name: str):
         """The implementation of kernel ``name``: generated, or the host fallback."""
         kernel = self._kernels.get(name)
@@ -141,36 +139,70 @@ class CudaBackend:
         """The cpu back end's kernel ``name`` run on host copies of the arrays."""
         from ...runtime.device import Device
 
-        return _HostFallback(self, Device("cpu:0").backend.kernel(name))  # KeyError: none
+        return _HostFallback(self, Device("cpu:0").backend.kernel(name), name)  # KeyError: none
 
     # -- transfers ------------------------------------------------------------------
 
-    def copy_from_host(self, dst, host: np.ndarray) -> None:
-        stream = current_native(dst._device)
-        order = _layout_order(dst)
-        if order is None:                   # strided destination: write through a mirror
-            _HostFallback(self, lambda out, src: np.copyto(_view(out), src,
-                                                           casting="unsafe"))(dst, host)
-            return
-        staged = host
-        if not (host.shape == dst._shape and host.dtype == dst._dtype
-                and host.flags[f"{order}_CONTIGUOUS"]):
-            staged = np.empty(dst._shape, dst._dtype, order=order)
-            np.copyto(staged, host, casting="unsafe")
-        if staged.nbytes:
-            self.driver.copy_htod(self.pointer(dst), staged, staged.nbytes, stream)
+    def copy_from_host(self, dst, host: np.ndarray):
+        """Queue the copy of ``host`` (broadcast and cast) into ``dst`` on the current stream.
 
-    def copy_to_host(self, host: np.ndarray, src) -> None:
-        stream = current_native(src._device)
-        order = _layout_order(src)
-        if (order is not None and host.dtype == src._dtype and host.shape == src._shape
-                and host.flags[f"{order}_CONTIGUOUS"]):
-            if host.nbytes:
-                self.driver.copy_dtoh(host, self.pointer(src), host.nbytes, stream)
-            return
-        whole = self._buffer_to_host(src._realize(), stream)
-        np.copyto(host, np.ndarray(src._shape, src._dtype, buffer=whole, offset=src._offset,
-                                   strides=src._strides), casting="unsafe")
+        Returns once ``host`` may be reused (staged through pinned memory, or
+        copied by the driver); the DMA itself may still be running.  Returns
+        an :class:`~asnumpy.Event` recorded after the copy: waiting on it (or
+        on the stream) orders the data.  Strided destinations are written by
+        2D/3D copies, or packed on the device when those cannot serve.
+        """
+        device = dst._device
+        if not transfers.upload(self, current_native(device), device.index, self._region(dst),
+                                host):
+            packed = self._device_temporary(dst)
+            transfers.upload(self, current_native(device), device.index,
+                             self._region(packed), host)
+            self.kernel("copy")(dst, packed)
+        return current_stream(device).record()
+
+    def copy_to_host(self, host: np.ndarray, src):
+        """Copy ``src`` into ``host``; returns once done, having waited for its stream only.
+
+        Returns a completed :class:`~asnumpy.Event` (the same waitable as
+        :meth:`copy_from_host`).  Strided sources are read by 2D/3D copies,
+        or packed on the device first -- never by copying their whole buffer.
+        """
+        device = src._device
+        if not transfers.download(self, current_native(device), device.index,
+                                  self._region(src), host):
+            packed = self._device_temporary(src)
+            self.kernel("copy")(packed, src)
+            transfers.download(self, current_native(device), device.index,
+                               self._region(packed), host)
+        return current_stream(device).record()
+
+    def _region(self, array) -> transfers.Region:
+        return transfers.Region.of(array, self.pointer(array))
+
+    @staticmethod
+    def _device_temporary(array):
+        """A new C-contiguous array of ``array``'s shape and dtype, from its device's pool."""
+        device = array._device
+        strides, step = [], array._dtype.itemsize
+        for n in reversed(array._shape):
+            strides.append(step)
+            step *= max(n, 1)
+        buffer = device.memory_pool.malloc(step, current_stream(device))
+        return type(array)._from_buffer(buffer, array._shape, array._dtype,
+                                        tuple(reversed(strides)), 0, device)
+
+    def max_pitch(self, index: int) -> int:
+        """The largest row pitch the driver's 2D/3D copies take on GPU ``index``."""
+        pitch = self._max_pitch.get(index)
+        if pitch is None:
+            self.driver.make_current(index)
+            pitch = self._max_pitch[index] = self.driver.max_pitch(index)
+        return pitch
+
+    def release_host_memory(self) -> None:
+        """Free the pinned staging blocks (once their copies are done): reset and finalize."""
+        self.staging.release_all()
 
     def copy_peer(self, dst, src) -> None:
         order = _layout_order(src)
@@ -188,42 +220,86 @@ class CudaBackend:
         return np.empty(shape, dtype, order=order)
 
 
-def _view(array) -> np.ndarray:
-    from ..cpu.kernels import view
+# Kernels run for their side effects ("numpy_function" with no outputs) write into
+# the first array among the NumPy function's arguments -- but these functions write none.
+_WRITES_NO_ARRAY = frozenset({"save"})
 
-    return view(array)
+
+def _cuda_arrays(value, found):
+    """Append the cuda arrays in ``value`` (inside tuples, lists and dicts too) to ``found``."""
+    if hasattr(value, "_realize") and getattr(value, "_device", None) is not None:
+        if value._device.kind == "cuda":
+            found.append(value)
+    elif type(value) in (tuple, list):
+        for item in value:
+            _cuda_arrays(item, found)
+    elif type(value) is dict:
+        for item in value.values():
+            _cuda_arrays(item, found)
+    return found
+
+
+def _written_arrays(name, args) -> list:
+    """The arrays kernel ``name`` writes, from its arguments.
+
+    A kernel writes its first argument (an array, or a tuple of them: the
+    ``out`` of :func:`asnumpy._core._launch.launch`); ``numpy_function``
+    with no outputs runs a NumPy function for its side effect, which writes
+    into the first array it is given.
+    """
+    if not args:
+        return []
+    first = args[0]
+    if name == "numpy_function" and type(first) is tuple and not first:
+        function, call_args = args[1], args[2]
+        return [] if function in _WRITES_NO_ARRAY else _cuda_arrays(call_args, [])[:1]
+    return _cuda_arrays(first, [])
 
 
 class _HostFallback:
     """Run a cpu kernel on host copies of the cuda arrays among its arguments.
 
     Every distinct buffer reached from the arguments (inside tuples, lists
-    and dicts too) is copied to the host once, the arrays are rebuilt over
-    those copies as cpu arrays (views of one buffer stay views of one copy,
-    so in-place and aliasing kernels behave), the cpu kernel runs, and every
-    buffer is copied back.
+    and dicts too) is mirrored on the host once -- only the bytes its arrays
+    span are copied -- and the arrays are rebuilt over the mirrors as cpu
+    arrays (views of one buffer stay views of one mirror, so in-place and
+    aliasing kernels behave).  The cpu kernel runs; then only the elements
+    of the arrays it writes (:func:`_written_arrays`) are copied back, never
+    its inputs: a buffer written back whole would overwrite, with stale
+    bytes, whatever another stream wrote there meanwhile.
     """
 
-    def __init__(self, backend, cpu_kernel):
-        self.backend, self.cpu_kernel = backend, cpu_kernel
+    def __init__(self, backend, cpu_kernel, name):
+        self.backend, self.cpu_kernel, self.name = backend, cpu_kernel, name
 
     def __call__(self, *args, **kwargs):
         from ...runtime.device import Device
 
+        backend = self.backend
+        reached = _cuda_arrays(kwargs, _cuda_arrays(args, []))
+        spans: dict[int, list] = {}          # id(buffer) -> [buffer, low, high]
+        for array in reached:
+            span = spans.setdefault(id(array._realize()), [array._realize(), None, None])
+            if 0 not in array._shape:
+                low, high = transfers.byte_span(array._shape, array._strides, array._offset,
+                                                array._dtype.itemsize)
+                span[1] = low if span[1] is None else min(span[1], low)
+                span[2] = high if span[2] is None else max(span[2], high)
         cpu = Device("cpu:0")
-        mirrors: dict[int, tuple] = {}      # id(buffer) -> (buffer, host bytes, cpu Buffer)
+        mirrors: dict[int, tuple] = {}       # id(buffer) -> (host bytes, cpu Buffer)
+        for key, (buffer, low, high) in spans.items():
+            host = np.empty(buffer.nbytes, np.uint8)
+            if low is not None:                # only the bytes its arrays reach
+                device = buffer.device
+                transfers.download(backend, current_native(device), device.index,
+                                   _byte_region(backend, buffer, low, high), host[low:high])
+            mirrors[key] = (host, Buffer(host, buffer.nbytes, cpu))
 
         def mirror(value):
             if hasattr(value, "_realize") and getattr(value, "_device", None) is not None \
                     and value._device.kind == "cuda":
-                buffer = value._realize()
-                entry = mirrors.get(id(buffer))
-                if entry is None:
-                    stream = current_native(value._device)
-                    host = self.backend._buffer_to_host(buffer, stream)
-                    entry = mirrors[id(buffer)] = (buffer, host, Buffer(host, buffer.nbytes, cpu),
-                                                   stream)
-                return type(value)._from_buffer(entry[2], value._shape, value._dtype,
+                host_buffer = mirrors[id(value._realize())][1]
+                return type(value)._from_buffer(host_buffer, value._shape, value._dtype,
                                                 value._strides, value._offset, cpu)
             if type(value) in (tuple, list):
                 return type(value)(mirror(item) for item in value)
@@ -231,14 +307,34 @@ class _HostFallback:
                 return {key: mirror(item) for key, item in value.items()}
             return value
 
-        args = [mirror(a) for a in args]
-        kwargs = {key: mirror(value) for key, value in kwargs.items()}
-        result = self.cpu_kernel(*args, **kwargs)
-        for buffer, host, _, stream in mirrors.values():
-            if buffer.nbytes:
-                # the same stream, with its device's context current again (buffers of
-                # two GPUs may be mirrored)
-                stream = current_native(buffer.device)
-                self.backend.driver.copy_htod(self.backend.driver.pointer(buffer.handle), host,
-                                              buffer.nbytes, stream)
+        written = _written_arrays(self.name, args)
+        result = self.cpu_kernel(*[mirror(a) for a in args],
+                                 **{key: mirror(value) for key, value in kwargs.items()})
+        done = set()
+        for array in written:
+            buffer = array._realize()
+            key = (id(buffer), array._offset, array._shape, array._strides)
+            if key in done or 0 in array._shape:
+                continue
+            done.add(key)
+            host = np.ndarray(array._shape, array._dtype, buffer=mirrors[id(buffer)][0],
+                              offset=array._offset, strides=array._strides)
+            # the same stream, with its device's context current again (buffers of
+            # two GPUs may be mirrored)
+            device = array._device
+            stream = current_native(device)
+            if not transfers.upload(backend, stream, device.index,
+                                    backend._region(array), host):
+                # a layout no 2D/3D copy serves: the bytes it spans
+                low, high = transfers.byte_span(array._shape, array._strides,
+                                                array._offset, array._dtype.itemsize)
+                transfers.upload(backend, stream, device.index,
+                                 _byte_region(backend, buffer, low, high),
+                                 mirrors[id(buffer)][0][low:high])
         return result
+
+
+def _byte_region(backend, buffer, low, high) -> transfers.Region:
+    """Bytes ``[low, high)`` of a device buffer, as a region of ``uint8``."""
+    return transfers.Region(backend.buffer_pointer(buffer) + low, (high - low,), (1,),
+                            np.dtype(np.uint8))

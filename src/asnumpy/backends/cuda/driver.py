@@ -20,11 +20,24 @@ Driver interface (``i`` is a device index, pointers are ints)::
                                           cudaStream_t, for record / wait / sync)
     copy_htod(dst, host, nbytes, stream); copy_dtoh(host, src, nbytes, stream)
     copy_dtod(dst, src, nbytes, stream)        (any two devices: unified addressing)
+    alloc_pinned(nbytes) -> 1-D uint8 NumPy array over page-locked host memory
+                                          (portable to every device; freed when dropped)
+    max_pitch(i) -> int                   (the largest row pitch copy_strided takes)
+    copy_strided(kind, dst, dst_pitches, src, src_pitches, width, counts, stream)
+        kind "htod" | "dtoh" | "dtod"; dst, src: addresses (host ones as ints too);
+        counts (rows,) or (rows, slices), pitches (row pitch,) or (row pitch, slice
+        pitch) in bytes on each side: rows of ``width`` contiguous bytes, as
+        cuMemcpy2DAsync / cuMemcpy3DAsync copy them
     launch(i, source, kernel_name, grid, block, shared_bytes, args, stream)
 
-``copy_dtoh`` returns once the data is in host memory; ``copy_htod``
-returns once ``host`` may be reused.  cuda-core is imported here only, and
-only when a cuda device is first asked for.
+Host memory in copies follows CUDA's rules for asynchronous copies: with
+*pageable* host memory, ``copy_htod`` (and a strided "htod") returns once
+``host`` may be reused and ``copy_dtoh`` once the data is in host memory
+(having waited for that stream only); with *pinned* memory from
+``alloc_pinned`` both only queue the copy, and the host memory must stay
+untouched until the stream has passed it (an event recorded after it has
+completed).  cuda-core is imported here only, and only when a cuda device
+is first asked for.
 """
 
 from __future__ import annotations
@@ -32,6 +45,8 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+
+import numpy as np
 
 from ..._errors import DeviceUnavailableError
 from . import compiler, discovery
@@ -62,6 +77,7 @@ class CudaCoreDriver:
                           "cuda-core": getattr(core, "__version__", "unknown")}
         self._devices = [core.Device(i) for i in range(self.discovery.device_count)]
         self._modules: dict = {}         # (device, kernel name) -> Kernel
+        self._pinned_context = threading.local()   # .ready: a context is current for pinning
         self._lock = threading.Lock()
 
     # -- devices ------------------------------------------------------------------------
@@ -163,19 +179,63 @@ class CudaCoreDriver:
         if status != self._cu.CUresult.CUDA_SUCCESS:
             raise RuntimeError(f"asnumpy (cuda): {what} failed: {status!r}")
 
+    # The driver itself makes pageable copies safe (see the module's notes): a
+    # pageable source is staged before cuMemcpyHtoDAsync returns, and a copy to
+    # pageable memory returns once done; pinned memory makes both asynchronous.
     def copy_htod(self, dst, host, nbytes, stream) -> None:
         self._check(self._cu.cuMemcpyHtoDAsync(dst, host.ctypes.data, nbytes, stream.handle),
                     "host-to-device copy")
-        stream.sync()                    # pageable source: reusable only once copied
 
     def copy_dtoh(self, host, src, nbytes, stream) -> None:
         self._check(self._cu.cuMemcpyDtoHAsync(host.ctypes.data, src, nbytes, stream.handle),
                     "device-to-host copy")
-        stream.sync()
 
     def copy_dtod(self, dst, src, nbytes, stream) -> None:
         self._check(self._cu.cuMemcpyAsync(dst, src, nbytes, stream.handle),
                     "device-to-device copy")
+
+    # -- pinned host memory and strided copies --------------------------------------------
+
+    def alloc_pinned(self, nbytes):
+        cu = self._cu
+        if not getattr(self._pinned_context, "ready", False):
+            self._device(0)          # cuMemHostAlloc needs a context; PORTABLE serves all
+            self._pinned_context.ready = True
+        status, pointer = cu.cuMemHostAlloc(nbytes, cu.CU_MEMHOSTALLOC_PORTABLE)
+        if status == cu.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
+            raise MemoryError(f"asnumpy (cuda): no page-locked host memory for {nbytes} bytes")
+        self._check(status, "page-locked host allocation")
+        return np.asarray(_PinnedMemory(cu, int(pointer), nbytes))
+
+    def max_pitch(self, i) -> int:
+        status, value = self._cu.cuDeviceGetAttribute(
+            self._cu.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_PITCH, i)
+        self._check(status, "reading the largest pitch")
+        return int(value)
+
+    def copy_strided(self, kind, dst, dst_pitches, src, src_pitches, width, counts,
+                     stream) -> None:
+        cu = self._cu
+        rows = counts[0]
+        slices = counts[1] if len(counts) > 1 else 1
+        if slices > 1 and all(p[1] % p[0] == 0 and p[1] // p[0] >= rows
+                              for p in (dst_pitches, src_pitches)):
+            # slices a whole number of rows apart on both sides: one 3D copy
+            copy = cu.CUDA_MEMCPY3D()
+            _set_sides(cu, copy, kind, dst, dst_pitches[0], src, src_pitches[0])
+            copy.srcHeight = src_pitches[1] // src_pitches[0]
+            copy.dstHeight = dst_pitches[1] // dst_pitches[0]
+            copy.WidthInBytes, copy.Height, copy.Depth = width, rows, slices
+            self._check(cu.cuMemcpy3DAsync(copy, stream.handle), "3D copy")
+            return
+        for z in range(slices):          # one 2D copy per slice
+            step_dst = dst_pitches[1] * z if z else 0
+            step_src = src_pitches[1] * z if z else 0
+            copy = cu.CUDA_MEMCPY2D()
+            _set_sides(cu, copy, kind, dst + step_dst, dst_pitches[0], src + step_src,
+                       src_pitches[0])
+            copy.WidthInBytes, copy.Height = width, rows
+            self._check(cu.cuMemcpy2DAsync(copy, stream.handle), "2D copy")
 
     # -- kernels ------------------------------------------------------------------------
 
@@ -190,6 +250,36 @@ class CudaCoreDriver:
                 self._modules[key] = kernel
         config = self._core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
         self._core.launch(stream, config, kernel, *args)
+
+
+def _set_sides(cu, copy, kind, dst, dst_pitch, src, src_pitch) -> None:
+    """Fill the source and destination of a CUDA_MEMCPY2D/3D for a copy of ``kind``."""
+    host, device = cu.CUmemorytype.CU_MEMORYTYPE_HOST, cu.CUmemorytype.CU_MEMORYTYPE_DEVICE
+    src_host, dst_host = kind == "htod", kind == "dtoh"
+    copy.srcMemoryType = host if src_host else device
+    copy.dstMemoryType = host if dst_host else device
+    if src_host:
+        copy.srcHost = src
+    else:
+        copy.srcDevice = src
+    if dst_host:
+        copy.dstHost = dst
+    else:
+        copy.dstDevice = dst
+    copy.srcPitch, copy.dstPitch = src_pitch, dst_pitch
+
+
+class _PinnedMemory:
+    """Page-locked host memory from cuMemHostAlloc, exposed to NumPy; freed with the
+    last array over it."""
+
+    def __init__(self, cu, pointer, nbytes):
+        self._cu, self._pointer = cu, pointer
+        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "version": 3,
+                                    "data": (pointer, False)}
+
+    def __del__(self):
+        self._cu.cuMemFreeHost(self._pointer)
 
 
 class _ForeignMemory:
