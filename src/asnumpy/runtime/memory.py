@@ -143,9 +143,10 @@ class MemoryPool:
         self._enabled = True
         self._alloc_failure = None      # what the allocator raised last (under the lock)
         # A back end whose device work is asynchronous to the host (cuda) orders the
-        # reuse of blocks across streams itself: ``freed(handle, key)`` when a block
-        # comes back, ``reused(handle, key)`` when a stream takes it, ``release(handle,
-        # key)`` when it goes back to the allocator.  None on cpu: nothing to order.
+        # reuse of blocks across streams itself: ``allocated(handle, key)`` for a fresh
+        # block, ``freed(handle, key)`` when a block comes back, ``reused(handle, key)``
+        # when a stream takes it, ``release(handle, key)`` when it goes back to the
+        # allocator.  None on cpu: nothing to order.
         stream_ordering = getattr(allocator, "stream_ordering", None)
         self._ordering = stream_ordering(device) if stream_ordering is not None else None
 
@@ -188,7 +189,7 @@ class MemoryPool:
                     self._drain_returned()
                 handle = self._take_cached(size, key_stream)
                 if handle is None:
-                    handle = self._allocate_fresh(size, attempt)
+                    handle = self._allocate_fresh(size, attempt, key_stream)
                     failure = self._alloc_failure or failure
                 if handle is not None:
                     self._used_bytes += size
@@ -254,7 +255,7 @@ class MemoryPool:
             self._ordering.reused(handle, stream)
         return handle
 
-    def _allocate_fresh(self, size, attempt):
+    def _allocate_fresh(self, size, attempt, stream=None):
         """Ask the allocator; on failure release the cache (attempt >= 1).
 
         The allocator reports a full device as MemoryError (a back end
@@ -268,10 +269,13 @@ class MemoryPool:
         if self._limit and self._used_bytes + self._free_bytes + size > self._limit:
             return None
         try:
-            return self._allocator.alloc(size)
+            handle = self._allocator.alloc(size)
         except (MemoryError, OSError, ValueError, OverflowError) as exc:
             self._alloc_failure = exc
             return None
+        if self._ordering is not None:
+            self._ordering.allocated(handle, stream)
+        return handle
 
     def _drain_returned(self):
         returned = self._returned

@@ -288,6 +288,12 @@ class StreamOrderedReuse:
     def _lane(self, key) -> NativeLane:
         return self.device.default_stream._lane if key is None else key
 
+    def allocated(self, handle, key) -> None:
+        """A fresh block is ordered on the default stream (the driver allocates there):
+        a user stream that takes it waits for that point."""
+        if key is not None and key.native is not None:
+            _wait_for(key, self._lane(None))
+
     def freed(self, handle, key) -> None:
         lane = self._lane(key)
         if lane.native is None:      # a closed stream: its end is the free
