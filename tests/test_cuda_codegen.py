@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _cuda_host import build, requires_compiler
+from _cuda_host import THREADED_SHUFFLES, build, requires_compiler
 
 from asnumpy._core.ufuncs.catalog import UFUNCS
 
@@ -88,6 +88,7 @@ static asn_mt_barrier asn_mt_bar;
         }                                                                          \
     } while (0)
 """
+MT_SHIM += THREADED_SHUFFLES  # warp shuffles among the real threads
 
 
 def _launcher(kernel_name, parameters, macro):

@@ -12,7 +12,8 @@ Kernels (all three in one source; :func:`plan_reduction` picks):
     Work items ``w`` in ``[0, n_out * splits)`` are spread over the blocks
     with a grid-stride loop; item ``w`` reduces the ``chunk``-long part
     ``w % splits`` of output ``w // splits``: its threads stride over the
-    part, then combine in a shared-memory tree.  With ``splits == 1`` thread
+    part, then combine: warp shuffles (``__shfl_down_sync``) within each warp,
+    one shared-memory slot per warp across them.  With ``splits == 1`` thread
     0 writes the output; otherwise it writes a partial to the scratch buffer.
 ``<name>_final`` (second pass, only when ``splits > 1``)
     One work item per output combines its ``splits`` partials the same way
@@ -30,6 +31,13 @@ argmax, argmin) - the kernel would write an unspecified value.  Results do
 not depend on ``blockDim`` or ``gridDim`` (the tree works for any block
 size), which the host emulation relies on; float sums may round differently
 from NumPy's pairwise summation.
+
+Index width, per plan: offsets and coordinates are 32-bit when every byte
+offset, the scratch buffer and the counts fit in ``int32`` (faster: the
+unravelling divides), else 64-bit; the loop counters that step by
+``blockDim``/``gridDim`` are always 64-bit, since a counter may pass
+``INT_MAX`` before the loop test stops it.  Arg reductions carry a 64-bit
+flat index whatever the width.
 """
 
 from __future__ import annotations
@@ -55,7 +63,8 @@ REDUCTIONS = {
 # arg reduction -> the comparison that says "the candidate is better"
 ARG_REDUCTIONS = {"argmax": "greater", "argmin": "less"}
 
-MAX_BLOCK = 256  # the size of the static shared arrays; blockDim.x must not exceed it
+MAX_BLOCK = 256  # threads per block at most (the static shared arrays have a slot per warp)
+WARP = 32
 MAX_GRID = 1 << 20  # kernels loop over their work items, so the grid may be smaller
 
 
@@ -324,7 +333,7 @@ __device__ __forceinline__ void KERNEL_combine({L} &v, long long &k, bool &ok,
     if (take) {{ v = v2; k = k2; }}
 }}
 """
-        kdecl, kpart, kstore = "long long k = 0;", "pk[w]", " pk[w] = sk[0];"
+        kdecl, kpart, kstore = "long long k = 0;", "pk[w]", " pk[w] = k;"
     else:
         combine = f"""
 __device__ __forceinline__ void KERNEL_combine({L} &v, long long &k, bool &ok,
@@ -340,22 +349,64 @@ __device__ __forceinline__ void KERNEL_combine({L} &v, long long &k, bool &ok,
         # the index is carried but unused (and has no scratch slot)
         kdecl, kpart, kstore = "long long k = 0;", "0", ""
 
-    # the tree combine: correct for any blockDim (no power-of-two assumption)
-    tree = """
-        sv[threadIdx.x] = v; sk[threadIdx.x] = k; sok[threadIdx.x] = ok;
-        __syncthreads();
-        for (unsigned int s = 1; s < blockDim.x; s <<= 1) {
-            if ((threadIdx.x & (2u * s - 1u)) == 0u && threadIdx.x + s < blockDim.x) {
-                KERNEL_combine(sv[threadIdx.x], sk[threadIdx.x], sok[threadIdx.x],
-                               sv[threadIdx.x + s], sk[threadIdx.x + s], sok[threadIdx.x + s]);
-            }
-            __syncthreads();
-        }"""
+    # the block combine: warp shuffles within each warp, then shared memory across the warps
+    # (one slot per warp); correct for any blockDim, a partial last warp and blockDim == 1
+    # included.  Every lane of the block calls it; thread 0 ends with the block's value.
+    k_shuffle = ("\n        const long long k2 = KERNEL_shfl_down(mask, k, off);" if is_arg
+                 else "\n        const long long k2 = 0;")
+    block = f"""
+template <class T> __device__ __forceinline__ T KERNEL_shfl_down(unsigned mask, T x, unsigned delta)
+{{
+    // any trivially copyable T (bool, half, complex, ...) moved as 32-bit words
+    unsigned int w[(sizeof(T) + 3) / 4] = {{}};
+    unsigned char *bytes = reinterpret_cast<unsigned char*>(w);
+    const unsigned char *from = reinterpret_cast<const unsigned char*>(&x);
+    for (unsigned i = 0; i < sizeof(T); ++i) bytes[i] = from[i];
+    for (unsigned i = 0; i < (sizeof(T) + 3) / 4; ++i) w[i] = __shfl_down_sync(mask, w[i], delta);
+    T r = x;
+    unsigned char *to = reinterpret_cast<unsigned char*>(&r);
+    for (unsigned i = 0; i < sizeof(T); ++i) to[i] = bytes[i];
+    return r;
+}}
+
+// Lanes [0, count) of the calling warp hold values and all of them call this (the shuffle
+// mask names exactly them); lane 0 ends with their combination.  A lane combines the value
+// of lane + off only when that lane is one of them: what a shuffle returns past the last
+// lane (the caller's own value) is never counted twice.
+__device__ __forceinline__ void KERNEL_warp({L} &v, long long &k, bool &ok, unsigned lane,
+                                            unsigned count)
+{{
+    const unsigned mask = count >= {WARP}u ? 0xffffffffu : (1u << count) - 1u;
+    for (unsigned off = {WARP // 2}u; off > 0u; off >>= 1) {{
+        if (off >= count) continue;  // the same for every lane: all or none shuffle
+        const {L} v2 = KERNEL_shfl_down(mask, v, off);{k_shuffle}
+        const bool ok2 = KERNEL_shfl_down(mask, ok, off);
+        if (lane + off < count) KERNEL_combine(v, k, ok, v2, k2, ok2);
+    }}
+}}
+
+__device__ __forceinline__ void KERNEL_block({L} &v, long long &k, bool &ok, {L} *sv,
+                                             long long *sk, bool *sok)
+{{
+    const unsigned lane = threadIdx.x % {WARP}u, warp = threadIdx.x / {WARP}u;
+    const unsigned warps = (blockDim.x + {WARP - 1}u) / {WARP}u;
+    const unsigned here = blockDim.x - warp * {WARP}u;
+    KERNEL_warp(v, k, ok, lane, here < {WARP}u ? here : {WARP}u);
+    if (warps == 1u) return;  // the same for the whole block
+    if (lane == 0u) {{ sv[warp] = v; sk[warp] = k; sok[warp] = ok; }}
+    __syncthreads();
+    if (threadIdx.x < warps) {{
+        v = sv[threadIdx.x]; k = sk[threadIdx.x]; ok = sok[threadIdx.x];
+        KERNEL_warp(v, k, ok, threadIdx.x, warps);
+    }}
+    __syncthreads();  // the slots are read before the next work item writes them
+}}
+"""
     shared = f"""
-    // static shared arrays of raw slots (no constructors run on shared memory)
-    __shared__ KERNEL_slot sv_raw[{MAX_BLOCK}];
-    __shared__ long long sk[{MAX_BLOCK}];
-    __shared__ bool sok[{MAX_BLOCK}];
+    // one slot per warp, raw (no constructors run on shared memory)
+    __shared__ KERNEL_slot sv_raw[{MAX_BLOCK // WARP}];
+    __shared__ long long sk[{MAX_BLOCK // WARP}];
+    __shared__ bool sok[{MAX_BLOCK // WARP}];
     {L} *sv = reinterpret_cast<{L}*>(sv_raw);"""
     # writing one result: the index for arg reductions; else the value, combined with
     # initial when given, or initial/identity when no element was seen
@@ -387,7 +438,7 @@ __device__ __forceinline__ void KERNEL_store({S_out} *out, {idx_t} off, {L} v, l
         init_params = [(init_type, "init"), ("int", "init_mode")]
         init_args = ", init, init_mode"
     final = f"""
-            if (threadIdx.x == 0) KERNEL_store(out, out_o_off, sv[0], sk[0], sok[0]{init_args});"""
+            if (threadIdx.x == 0) KERNEL_store(out, out_o_off, v, k, ok{init_args});"""
     scratch_ptrs = f"""
     {L} *pv = reinterpret_cast<{L}*>(scratch);
     long long *pk = reinterpret_cast<long long*>(scratch + k_off);
@@ -440,19 +491,20 @@ extern "C" __global__ void KERNEL(
     for (long long w = blockIdx.x; w < (long long)n_out * splits; w += gridDim.x) {{
         const {idx_t} o = ({idx_t})(w / splits), part = ({idx_t})(w % splits);
 {unravel("o", o_ndim, "o_", outer_ptrs, "        ")}
-        const {idx_t} lo = part * chunk;
-        const {idx_t} hi = (m - lo < chunk) ? m : lo + chunk;
+        const long long lo = (long long)part * chunk;
+        const long long hi = (m - lo < chunk) ? m : lo + chunk;
         {L} v{{}}; {kdecl} bool ok = false;
-        for ({idx_t} r = lo + ({idx_t})threadIdx.x; r < hi; r += ({idx_t})blockDim.x) {{
-{unravel("r", r_ndim, "r_", inner_ptrs, "            ")}
+        // the counter is 64-bit even with 32-bit offsets: r + blockDim may pass INT_MAX
+        for (long long r = lo + threadIdx.x; r < hi; r += blockDim.x) {{
+            const {idx_t} ri = ({idx_t})r;
+{unravel("ri", r_ndim, "r_", inner_ptrs, "            ")}
     {mask}        KERNEL_combine(v, k, ok, {load}, r, true);
         }}
-{tree}
+        KERNEL_block(v, k, ok, sv, sk, sok);
         if (splits == 1) {{{final}
         }} else if (threadIdx.x == 0) {{
-            pv[w] = sv[0];{kstore} pok[w] = sok[0];
+            pv[w] = v;{kstore} pok[w] = ok;
         }}
-        __syncthreads();  // the shared slots are reused by the next work item
     }}
 }}
 """
@@ -464,12 +516,11 @@ extern "C" __global__ void KERNEL_final(
         const {idx_t} o = ({idx_t})ol;
 {unravel("o", o_ndim, "o_", ["out"], "        ")}
         {L} v{{}}; {kdecl} bool ok = false;
-        for ({idx_t} p = ({idx_t})threadIdx.x; p < splits; p += ({idx_t})blockDim.x) {{
+        for (long long p = threadIdx.x; p < splits; p += blockDim.x) {{
             const long long w = o * (long long)splits + p;
             KERNEL_combine(v, k, ok, pv[w], {kpart}, pok[w]);
         }}
-{tree}{final.replace(chr(10) + "    ", chr(10), 1)}
-        __syncthreads();
+        KERNEL_block(v, k, ok, sv, sk, sok);{final.replace(chr(10) + "    ", chr(10), 1)}
     }}
 }}
 """
@@ -491,15 +542,16 @@ extern "C" __global__ void KERNEL_threads(
         const {idx_t} o = ({idx_t})t;
 {unravel("o", o_ndim, "o_", outer_ptrs, "        ")}
         {L} v{{}}; {kdecl} bool ok = false;
-        for ({idx_t} r = 0; r < m; ++r) {{
-{unravel("r", r_ndim, "r_", inner_ptrs, "            ")}
+        for (long long r = 0; r < m; ++r) {{
+            const {idx_t} ri = ({idx_t})r;
+{unravel("ri", r_ndim, "r_", inner_ptrs, "            ")}
     {mask}        KERNEL_combine(v, k, ok, {load}, r, true);
         }}
         KERNEL_store(out, out_o_off, v, k, ok{init_args});
     }}
 }}
 """
-    body = (helpers + combine + store + first + second + threads).replace(
+    body = (helpers + combine + block + store + first + second + threads).replace(
         "out_ref(", "out_ref_KERNEL(")
     digest = hashlib.sha256((fsrc + body).encode()).hexdigest()[:16]
     kernel_name = f"asn_red_{name}_{digest}"
