@@ -10,10 +10,21 @@ runs the very same generated kernel source compiled for the host.
 Driver interface (``i`` is a device index, pointers are ints)::
 
     device_count(); name(i); arch(i) -> "sm_90"; total_memory(i)
-    alloc(i, nbytes) -> handle; pointer(handle) -> int   (freed when dropped)
+    make_current(i)                       (GPU i's primary context, current on this
+                                          thread: cuCtxSetCurrent; cheap when it is)
+    alloc(i, nbytes) -> handle; pointer(handle) -> int
+    free(i, handle, stream)               (cuMemFreeAsync: released once ``stream``
+                                          gets there; a handle dropped unfreed leaks
+                                          on the emulator, is freed without the
+                                          context guarantee on cuda-core)
     foreign_memory(i, pointer, nbytes, owner) -> handle  (another library's memory;
                                                           keeps owner alive)
     create_stream(i); default_stream(i); sync(stream); query(stream) -> bool
+    destroy_stream(stream)                (returns at once; queued work still runs)
+    synchronize(i)                        (cuCtxSynchronize: every stream of GPU i,
+                                          destroyed ones with work pending included)
+    launch_host_func(stream, fn)          (cuLaunchHostFunc: ``fn()`` on a driver
+                                          thread in stream order; no CUDA calls in it)
     create_event(i); record(event, stream); wait(stream, event)
     event_sync(event); event_query(event) -> bool; elapsed_ms(start, end)
     stream_handle(stream) -> int; external_stream(i, handle)  (another library's
@@ -38,11 +49,19 @@ Host memory in copies follows CUDA's rules for asynchronous copies: with
 untouched until the stream has passed it (an event recorded after it has
 completed).  cuda-core is imported here only, and only when a cuda device
 is first asked for.
+
+Contexts: every call but the first group (names, counts) and ``pointer`` acts
+on the context current on the calling thread, which must be the owning
+device's primary context; a thread starts with none.  The back end calls
+``make_current(i)`` before them (``streams.py``): this module does not
+switch contexts behind its back, except where cuda-core does.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
+import itertools
 import os
 import threading
 
@@ -171,6 +190,49 @@ class CudaCoreDriver:
     @staticmethod
     def elapsed_ms(start, end) -> float:
         return float(end - start)
+
+    # -- contexts, frees, streams' ends, host functions (the streams block) ---------------
+
+    _primary_contexts = None             # device -> (CUcontext, its address), when known
+
+    def make_current(self, i) -> None:
+        cu = self._cu
+        contexts = self._primary_contexts
+        if contexts is None:
+            contexts = self._primary_contexts = {}
+        known = contexts.get(i)
+        if known is None:
+            # cuda-core retains the primary context and makes it current
+            self._devices[i].set_current()
+            status, context = cu.cuCtxGetCurrent()
+            _raise_unless_success(cu, status, "reading the current context")
+            contexts[i] = (context, int(context))
+            return
+        status, current = cu.cuCtxGetCurrent()
+        if int(current) != known[1]:     # another device's, another library's, or none
+            (status,) = cu.cuCtxSetCurrent(known[0])
+            _raise_unless_success(cu, status, f"making cuda:{i}'s context current")
+
+    @staticmethod
+    def free(i, handle, stream) -> None:
+        handle.close(stream)             # cuMemFreeAsync on ``stream``
+
+    @staticmethod
+    def destroy_stream(stream) -> None:
+        stream.close()
+
+    def synchronize(self, i) -> None:
+        (status,) = self._cu.cuCtxSynchronize()
+        _raise_unless_success(self._cu, status, f"synchronizing cuda:{i}")
+
+    def launch_host_func(self, stream, fn) -> None:
+        cu = self._cu
+        key = next(_host_function_keys)
+        _pending_host_functions[key] = fn
+        (status,) = cu.cuLaunchHostFunc(stream.handle, _host_function_pointer(cu), key)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            del _pending_host_functions[key]
+            _raise_unless_success(cu, status, "queueing a host function")
 
     # -- copies -------------------------------------------------------------------------
 
@@ -309,6 +371,30 @@ class _ExternalStream:
     def sync(self) -> None:
         (status,) = self._cu.cuStreamSynchronize(self.handle)
         _raise_unless_success(self._cu, status, "synchronizing a foreign stream")
+
+
+# Host functions: one C trampoline (a ctypes callback, which takes the GIL) runs the
+# Python callable queued under the key it is handed as user data.
+_pending_host_functions: dict = {}
+_host_function_keys = itertools.count(1)
+_HOST_FUNCTION_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+@_HOST_FUNCTION_TYPE
+def _run_host_function(key):
+    fn = _pending_host_functions.pop(key, None)
+    if fn is not None:
+        fn()                             # errors: the back end's wrapper keeps them
+
+
+_host_function_cache: list = []          # [CUhostFn of the trampoline], made once
+
+
+def _host_function_pointer(cu):
+    if not _host_function_cache:
+        address = ctypes.cast(_run_host_function, ctypes.c_void_p).value
+        _host_function_cache.append(cu.CUhostFn(address))
+    return _host_function_cache[0]
 
 
 def _raise_unless_success(cu, status, what) -> None:
