@@ -15,7 +15,14 @@ placeholders for the runtime to fill in.  The steps, in
    ``extern "C" __global__`` kernel with a grid-stride loop.  Each element is
    loaded from its storage dtype, cast with ``asn_cast`` to the loop dtype,
    computed, cast to the output's storage dtype and stored (NumPy's
-   ``casting='unsafe'`` on the ``cpu`` device), where ``where`` is true.
+   ``casting='unsafe'`` on the ``cpu`` device), where ``where`` is true;
+5. when every operand is contiguous (and there is no ``where``), render in
+   the same source a second kernel that moves ``lanes`` elements per operand
+   with one 16-byte (or narrower) vector load or store, and finishes the
+   last ``n % lanes`` elements one by one.  It needs every pointer aligned to
+   its vector's size, which only the launch knows (a view may start at any
+   element): :attr:`ElementwiseKernel.vector` says what to check, and the
+   launch falls back to the scalar kernel when a pointer is misaligned.
 
 Renderings are cached by (ufunc, loop, storage dtypes, operand kinds, number
 of collapsed dimensions, contiguity, index width): the shape and strides are
@@ -37,10 +44,11 @@ import numpy as np
 
 from . import scalar_ops
 
-__all__ = ["ArraySpec", "ElementwiseKernel", "ScalarSpec", "broadcast_strides",
+__all__ = ["ArraySpec", "ElementwiseKernel", "ScalarSpec", "VectorKernel", "broadcast_strides",
            "collapse", "plan_elementwise"]
 
 INT32_MAX = 2**31 - 1
+VECTOR_BYTES = 16           # the widest load one thread issues (LDG.128)
 
 
 class ArraySpec(NamedTuple):
@@ -84,6 +92,10 @@ class ElementwiseKernel:
         Number of elements (0: nothing to launch).
     index_bits : int
         32 or 64, the width of the kernel's index arithmetic.
+    vector : VectorKernel or None
+        The vector-load kernel in ``source`` (same parameters and arguments),
+        for launches whose pointers are all aligned; None when the layout has
+        none.
     """
 
     source: str
@@ -92,6 +104,21 @@ class ElementwiseKernel:
     parameters: tuple
     size: int
     index_bits: int
+    vector: "VectorKernel | None" = None
+
+
+class VectorKernel(NamedTuple):
+    """The vector-load form of a contiguous elementwise kernel.
+
+    ``alignments`` pairs each pointer argument's position with the byte
+    alignment its vector accesses need; ``lanes`` is the number of elements
+    of each operand one thread moves per step (size the grid by
+    ``size / lanes``).
+    """
+
+    kernel_name: str
+    lanes: int
+    alignments: tuple
 
 
 def broadcast_strides(shape, strides, out_shape):
@@ -231,8 +258,10 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
     kinds = tuple("a" if isinstance(s, ArraySpec) else "s" for s in inputs)
     storage = tuple(_as_dtype(s.dtype).char for s in inputs) + tuple(
         _as_dtype(s.dtype).char for s in outputs)
+    # lanes: elements per vector of the widest operand; 1 (no vector kernel) for complex128
+    lanes = VECTOR_BYTES // max(itemsizes) if contiguous and shape and where is None else 1
     rendered = _render(name, tuple(d.char for d in loop), storage, kinds, where is not None,
-                       len(shape), contiguous, bits)
+                       len(shape), contiguous, bits, lanes if lanes > 1 else 0)
 
     idx = np.int32 if bits == 32 else np.int64
     arguments: list = [("pointer", "out", k) for k in range(len(outputs))]
@@ -251,13 +280,23 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
         arguments += [idx(n) for n in shape]
         for st in strides:
             arguments += [idx(s) for s in st]
-    source, kernel_name, parameters = rendered
-    return ElementwiseKernel(source, kernel_name, tuple(arguments), parameters, size, bits)
+    source, kernel_name, parameters, vector_name = rendered
+    vector = None
+    if vector_name is not None:
+        positions = [k for k, a in enumerate(arguments) if type(a) is tuple]
+        vector = VectorKernel(vector_name, lanes, tuple(
+            (position, lanes * size_) for position, size_ in zip(positions, itemsizes)))
+    return ElementwiseKernel(source, kernel_name, tuple(arguments), parameters, size, bits,
+                             vector)
 
 
 @functools.lru_cache(maxsize=1024)
-def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits):
-    """(source, kernel name, parameters) of one layout class; see plan_elementwise."""
+def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits, lanes=0):
+    """(source, kernel name, parameters, vector kernel name or None) of one layout class.
+
+    ``lanes`` > 0 (contiguous layouts only) adds the vector-load kernel; see
+    plan_elementwise.
+    """
     ctype = scalar_ops.CTYPES
     loop_dtypes = tuple(np.dtype(c) for c in loop)
     function_source, function = scalar_ops.device_function(name, loop_dtypes)
@@ -315,36 +354,69 @@ def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits):
         # read the mask as a byte: any non-zero value counts as true
         # (bool has item size 1, so element and byte offsets agree)
         body.append("        if (!reinterpret_cast<const unsigned char*>(where)[where_off]) continue;")
-    args = []
-    for k, kind in enumerate(kinds):
-        lt = ctype[loop[k]]
-        if kind == "a":
-            value = ref(f"in{k}", ctype[storage[k]], "const ")
-            value = value if storage[k] == loop[k] else f"asn_cast<{lt}>({value})"
-            body.append(f"        const {lt} x{k} = {value};")
-            args.append(f"x{k}")
-        else:
-            args.append(scalar_ops.parameter_value(loop[k], f"in{k}"))
-    for k in range(nout):
-        body.append(f"        {ctype[loop[nin + k]]} y{k};")
-        args.append(f"y{k}")
-    body.append(f"        {function}({', '.join(args)});")
-    for k in range(nout):
-        value = f"y{k}" if storage[nin + k] == loop[nin + k] else \
-            f"asn_cast<{ctype[storage[nin + k]]}>(y{k})"
-        body.append(f"        {ref(f'out{k}', ctype[storage[nin + k]])} = {value};")
+    def element(load, store, indent="        "):
+        """Lines computing one element: ``load(k)`` reads input k, ``store(k)`` output k."""
+        lines, args = [], []
+        for k, kind in enumerate(kinds):
+            lt = ctype[loop[k]]
+            if kind == "a":
+                value = load(k)
+                value = value if storage[k] == loop[k] else f"asn_cast<{lt}>({value})"
+                lines.append(f"const {lt} x{k} = {value};")
+                args.append(f"x{k}")
+            else:
+                args.append(scalar_ops.parameter_value(loop[k], f"in{k}"))
+        for k in range(nout):
+            lines.append(f"{ctype[loop[nin + k]]} y{k};")
+            args.append(f"y{k}")
+        lines.append(f"{function}({', '.join(args)});")
+        for k in range(nout):
+            value = f"y{k}" if storage[nin + k] == loop[nin + k] else \
+                f"asn_cast<{ctype[storage[nin + k]]}>(y{k})"
+            lines.append(f"{store(k)} = {value};")
+        return [indent + line for line in lines]
 
+    body += element(lambda k: ref(f"in{k}", ctype[storage[k]], "const "),
+                    lambda k: ref(f"out{k}", ctype[storage[nin + k]]))
     signature = ",\n    ".join(f"{t} {v}" for t, v in params)
+    # the loop counter is 64-bit even with 32-bit offsets: i + stride may pass INT_MAX
+    grid_stride = ("for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < {n};"
+                   "\n         t += (long long)blockDim.x * gridDim.x) {{")
     kernel = (
         f'extern "C" __global__ void KERNEL(\n    {signature})\n{{\n'
-        # the loop counter is 64-bit even with 32-bit offsets: i + stride may pass INT_MAX
-        f"    for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < n;\n"
-        f"         t += (long long)blockDim.x * gridDim.x) {{\n"
+        f"    {grid_stride.format(n='n')}\n"
         f"        const {idx_t} i = ({idx_t})t;\n"
         + "\n".join(body) + "\n    }\n}\n"
     )
-    digest = hashlib.sha256((function_source + kernel).encode()).hexdigest()[:16]
+    vector = ""
+    if lanes:
+        # Each thread moves ``lanes`` elements of every operand with one aligned vector
+        # access (asn_vec), then the scalar body finishes the n % lanes left over.
+        def vec(k, role):
+            return f"asn_vec<{ctype[storage[k if role == 'in' else nin + k]]}, {lanes}>"
+
+        lines = [f"        const {vec(k, 'in')} in{k}_v = "
+                 f"reinterpret_cast<const {vec(k, 'in')}*>(in{k})[t];"
+                 for k, kind in enumerate(kinds) if kind == "a"]
+        lines += [f"        {vec(k, 'out')} out{k}_v;" for k in range(nout)]
+        lines.append(f"        for (int l = 0; l < {lanes}; ++l) {{")
+        lines += element(lambda k: f"in{k}_v.v[l]", lambda k: f"out{k}_v.v[l]", " " * 12)
+        lines.append("        }")
+        lines += [f"        reinterpret_cast<{vec(k, 'out')}*>(out{k})[t] = out{k}_v;"
+                  for k in range(nout)]
+        vector = (
+            f'extern "C" __global__ void KERNEL_v{lanes}(\n    {signature})\n{{\n'
+            f"    const long long vectors = n / {lanes};\n"
+            f"    {grid_stride.format(n='vectors')}\n"
+            + "\n".join(lines) + "\n    }\n"
+            f"    {grid_stride.format(n='n').replace('t = ', f't = vectors * {lanes} + ', 1)}\n"
+            f"        const {idx_t} i = ({idx_t})t;\n"
+            + "\n".join(body) + "\n    }\n}\n"
+        )
+    digest = hashlib.sha256((function_source + kernel + vector).encode()).hexdigest()[:16]
     kernel_name = f"asn_ew_{name}_{digest}"
     source = (scalar_ops.PRELUDE + "\n" + function_source + "\n"
-              + kernel.replace("KERNEL", kernel_name, 1))
-    return source, kernel_name, tuple(params)
+              + kernel.replace("KERNEL", kernel_name, 1)
+              + vector.replace("KERNEL", kernel_name, 1))
+    return (source, kernel_name, tuple(params),
+            f"{kernel_name}_v{lanes}" if lanes else None)

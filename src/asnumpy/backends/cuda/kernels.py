@@ -9,6 +9,12 @@ file being read, staged and copied once).  Calls a kernel cannot take
 (partially overlapping operands, a reduction with nothing to reduce and no
 identity, a loop with no CUDA form) go to the host fallback, which gives
 NumPy's answer or error.
+
+Every launch's arguments are marshalled against the rendered kernel's
+parameter list (:mod:`.arguments`): exact C types, or a TypeError before
+anything is queued.  Elementwise calls are planned once per signature
+(:mod:`.launch_plans`); a repeated call reads addresses, converts scalars
+and launches.
 """
 
 from __future__ import annotations
@@ -17,20 +23,16 @@ import functools
 
 import numpy as np
 
-from . import scalar_ops
-from .elementwise import ArraySpec, ScalarSpec, plan_elementwise
+from . import arguments, scalar_ops
+from .elementwise import ArraySpec
+from .launch_plans import BLOCK, PlanCache, call_key, launch_grid, plan_ufunc_launch
 from .reduction import REDUCTIONS, plan_reduction
 from .streams import current_native, current_stream
 
 __all__ = ["BLOCK", "launch_grid", "native_kernels"]
 
-BLOCK = 256                 # threads per block of elementwise kernels
-MAX_GRID = 8192             # grid-stride loops cover the rest
-
-
-def launch_grid(size: int) -> int:
-    """Blocks for ``size`` elements: enough to fill the GPU, capped (grid-stride loops)."""
-    return max(1, min(-(-size // BLOCK), MAX_GRID))
+_FALLBACK = "fallback"      # a plan-cache entry: the call goes to the host fallback
+_NOTHING = "nothing"        # a plan-cache entry: no element to compute
 
 
 def _spec(array) -> ArraySpec:
@@ -65,53 +67,64 @@ def _overlaps_partially(out, array) -> bool:
     return not (same_view and array._realize() is out._realize()) and _overlaps(out, array)
 
 
+def _partially_overlapping(outs, inputs, where) -> bool:
+    """Whether an output shares memory with an input or the mask, other than exactly."""
+    for out in outs:
+        buffer = out._realize()
+        for x in (*inputs, where):
+            # only operands of the very same buffer can overlap: the cheap test first
+            if (hasattr(x, "_realize") and x._realize() is buffer
+                    and _overlaps_partially(out, x)):
+                return True
+    return False
+
+
 def native_kernels(backend) -> dict:
     """Kernel name -> implementation, for the kernels cuda runs itself."""
     driver = backend.driver
+    pointer = backend.pointer
+    plans = backend.ufunc_plans = PlanCache()
 
-    def launch(device, source, kernel_name, grid, block, arguments, pointers):
-        # pointer placeholders of a rendered kernel's arguments become addresses
-        arguments = [np.uint64(pointers[a]) if type(a) is tuple else a for a in arguments]
-        driver.launch(device.index, source, kernel_name, grid, block, 0, arguments,
+    def launch(device, source, kernel_name, grid, block, values, pointers, parameters):
+        # pointer placeholders of a rendered kernel's arguments become addresses, and
+        # every argument the exact type of its parameter (TypeError before launching)
+        values = [pointers[a] if type(a) is tuple else a for a in values]
+        driver.launch(device.index, source, kernel_name, grid, block, 0,
+                      arguments.marshal(kernel_name, parameters, values),
                       current_native(device))
+
+    def plan_ufunc(name, loop, outs, inputs, where):
+        """The plan-cache entry of a call signature: a UfuncLaunch, _FALLBACK or _NOTHING."""
+        if loop not in _loops(name) or not all(
+                _has_storage_form(x._dtype) for x in (*outs, *inputs, where)
+                if hasattr(x, "_realize")):
+            # gufuncs (matmul, vecdot, ...), loops with no CUDA form, and arrays stored in
+            # a type the kernels cannot read (ml_dtypes' bfloat16, float8_*)
+            return _FALLBACK
+        plan = plan_ufunc_launch(name, loop, outs, inputs, where)
+        return _NOTHING if plan is None else plan
 
     def ufunc(outs, name, loop, inputs, where):
         """``numpy.<name>(*inputs, out=outs, signature=loop, casting='unsafe', where=where)``."""
-        if tuple(np.dtype(t) for t in loop) not in _loops(name) or not all(
-                _has_storage_form(x._dtype) for x in (*outs, *inputs) if hasattr(x, "_realize")):
-            # gufuncs (matmul, vecdot, ...), loops with no CUDA form, and arrays stored in
-            # a type the kernels cannot read (ml_dtypes' bfloat16, float8_*)
-            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
         if where is not None and not hasattr(where, "_realize"):
             if not bool(where):          # a 0-d False mask: nothing is written
                 return
             where = None
-        arrays = [x for x in inputs if hasattr(x, "_realize")]
-        if where is not None:
-            arrays.append(where)
-        if any(_overlaps_partially(out, x) for out in outs for x in arrays):
-            # NumPy buffers such inputs; the host fallback gives exactly NumPy's answer
-            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
-        specs = []
-        for k, x in enumerate(inputs):
-            if hasattr(x, "_realize"):
-                specs.append(_spec(x))
-            else:
-                value = np.asarray(x)
-                dtype = value.dtype if isinstance(x, np.ndarray | np.generic) else loop[k]
-                specs.append(ScalarSpec(dtype, value[()]))
-        plan = plan_elementwise(name, loop, specs, [_spec(o) for o in outs],
-                                None if where is None else _spec(where))
-        if plan.size == 0:
+        key = call_key(name, loop, outs, inputs, where)
+        plan = plans.get(key)
+        if plan is None:
+            plan = plan_ufunc(name, tuple(map(np.dtype, loop)), outs, inputs, where)
+            plans.put(key, plan)
+        if plan is _NOTHING:
             return
-        pointers = {("pointer", "out", k): backend.pointer(o) for k, o in enumerate(outs)}
-        for k, x in enumerate(inputs):
-            if hasattr(x, "_realize"):
-                pointers["pointer", "in", k] = backend.pointer(x)
-        if where is not None:
-            pointers["pointer", "where"] = backend.pointer(where)
-        launch(outs[0]._device, plan.source, plan.kernel_name, launch_grid(plan.size), BLOCK,
-               plan.arguments, pointers)
+        if plan is _FALLBACK or _partially_overlapping(outs, inputs, where):
+            # NumPy buffers overlapping inputs; the host fallback gives exactly NumPy's answer
+            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
+        kernel_name, grid, values = plan.arguments((*outs, *inputs, where), pointer)
+        device = outs[0]._device
+        driver.launch(device.index, plan.source, kernel_name, grid, BLOCK, 0, values,
+                      current_native(device))
+
 
     def reduce(out, name, array, axes, dtype, keepdims, initial, where):
         """``numpy.<name>.reduce(array, axis=axes, dtype=dtype, out=out, keepdims=keepdims,
@@ -141,9 +154,9 @@ def native_kernels(backend) -> dict:
         passes = [(plan.kernel_name, plan.arguments, plan.parameters, plan.launch)]
         if plan.second is not None:
             passes.append(plan.second)
-        for kernel_name, arguments, _, config in passes:
-            launch(device, plan.source, kernel_name, config.grid, config.block, arguments,
-                   pointers)
+        for kernel_name, values, parameters, config in passes:
+            launch(device, plan.source, kernel_name, config.grid, config.block, values,
+                   pointers, parameters)
         # the pool hands ``scratch`` out again only in this stream's order
         del scratch
 

@@ -38,6 +38,8 @@ typedef asn_complex<double> asn_complex128;
 template <class T> __device__ __forceinline__ asn_complex<T> asn_cpack(T re, T im) {
     asn_complex<T> z; z.re = re; z.im = im; return z;
 }
+/* N elements moved by one aligned vector access (N * sizeof(T) <= 16 bytes) */
+template <class T, int N> struct alignas(sizeof(T) * N) asn_vec { T v[N]; };
 
 /* ---- type traits (no <type_traits> under NVRTC) ----------------------- */
 template <class A, class B> struct asn_same { static const bool value = false; };

@@ -1,0 +1,183 @@
+"""Launch plans of cuda ufunc calls: planned once per signature, bounded, and exact.
+
+The cuda back end keeps a plan per (ufunc, loop, operand layouts) in
+``backend.ufunc_plans`` (``backends/cuda/launch_plans.py``); a repeated call
+only reads addresses and converts scalars.  These tests check that a plan
+is reused (and carries no stale address or scalar), that layouts get plans
+of their own, that the cache is bounded, and that the vector-load kernel of
+contiguous operands is used exactly when every address is aligned and gives
+NumPy's answer either way.  Values are compared with NumPy throughout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _cuda_host import requires_compiler
+
+import asnumpy as ap
+from asnumpy.backends.cuda import elementwise as ew
+from asnumpy.backends.cuda import launch_plans
+
+pytestmark = requires_compiler
+
+
+@pytest.fixture
+def plans(cuda):
+    """The cuda back end's plan cache, its capacity restored afterwards."""
+    cache = cuda.backend.ufunc_plans
+    capacity = cache.capacity
+    yield cache
+    cache.capacity = capacity
+
+
+def _device(host, cuda):
+    return ap.asarray(host, device=cuda)
+
+
+def test_a_repeated_call_reuses_its_plan_without_stale_values(cuda, plans, rng):
+    hosts = [rng.standard_normal(37) for _ in range(4)]
+    a, b, c, d = (_device(h, cuda) for h in hosts)
+    np.testing.assert_array_equal((a + b).get(), hosts[0] + hosts[1])
+    misses, size = plans.misses, len(plans)
+    hits = plans.hits
+    # new arrays of the same layout, new scalar values: the same plan, new addresses/values
+    np.testing.assert_array_equal((c + d).get(), hosts[2] + hosts[3])
+    assert (plans.misses, len(plans)) == (misses, size) and plans.hits == hits + 1
+    for scalar in (2.0, -0.5, np.float64(3.25)):
+        np.testing.assert_array_equal((c * scalar).get(), hosts[2] * scalar)
+    np.testing.assert_array_equal(ap.multiply(a, 7.0, out=d).get(), hosts[0] * 7.0)
+    np.testing.assert_array_equal(d.get(), hosts[0] * 7.0)
+
+
+def test_layouts_get_plans_of_their_own(cuda, plans, rng):
+    host = rng.standard_normal((6, 8))
+    a = _device(host, cuda)
+    row = _device(host[0], cuda)
+    cases = [
+        (lambda x: x + x, lambda x: x + x),                          # contiguous
+        (lambda x: x[:, ::2] + x[:, 1::2], lambda x: x[:, ::2] + x[:, 1::2]),   # strided
+        (lambda x: x[::-1] + x, lambda x: x[::-1] + x),              # negative strides
+        (lambda x: x + row, lambda x: x + host[0]),                  # broadcast row
+        (lambda x: x + 1.5, lambda x: x + 1.5),                      # scalar operand
+        (lambda x: x.T + x.T, lambda x: x.T + x.T),                  # transposed
+    ]
+    for run, expect in cases:
+        misses = plans.misses
+        np.testing.assert_array_equal(run(a).get(), expect(host))
+        assert plans.misses == misses + 1, "a new layout is planned"
+        misses = plans.misses
+        np.testing.assert_array_equal(run(a).get(), expect(host))
+        assert plans.misses == misses, "and its plan reused"
+
+
+def test_strided_and_contiguous_plans_launch_different_kernels(cuda, emulated_driver, rng):
+    host = rng.standard_normal(40)
+    a = _device(host, cuda)
+    launched = emulated_driver.launches
+    (a + a).get()
+    contiguous = launched[-1]
+    (a[::2] + a[1::2]).get()
+    strided = launched[-1]
+    assert contiguous != strided and contiguous.startswith("asn_ew_add_")
+
+
+def test_the_cache_is_bounded(cuda, plans, rng):
+    plans.capacity = 3
+    hosts = [rng.standard_normal(n) for n in range(1, 8)]
+    for host in hosts:
+        np.testing.assert_array_equal(ap.negative(_device(host, cuda)).get(), -host)
+        assert len(plans) <= 3
+    misses = plans.misses
+    np.testing.assert_array_equal(ap.negative(_device(hosts[0], cuda)).get(), -hosts[0])
+    assert plans.misses == misses + 1, "the oldest plan was dropped"
+    plans.capacity = 0                   # no caching at all: every call is planned
+    np.testing.assert_array_equal(ap.negative(_device(hosts[1], cuda)).get(), -hosts[1])
+    assert len(plans) == 0
+
+
+def test_plan_cache_unit():
+    cache = launch_plans.PlanCache(capacity=2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    cache.put("c", 3)
+    assert "a" not in cache and cache.get("b") == 2 and cache.get("a") is None
+    assert (cache.hits, cache.misses, len(cache)) == (1, 1, 2)
+    cache.clear()
+    assert len(cache) == 0
+
+
+def test_partial_overlap_is_checked_per_call_not_per_plan(cuda, rng):
+    host = rng.standard_normal(12)
+    for _ in range(2):                   # the second round hits the plans of the first
+        a = _device(host, cuda)
+        b = _device(host, cuda)
+        ap.add(a[1:], a[:-1], out=a[1:])             # overlapping: NumPy buffers it
+        ap.add(b[1:], b[1:], out=b[1:])              # the very same view: fine in place
+        want = host.copy()
+        np.add(want[1:], want[:-1], out=want[1:])
+        np.testing.assert_array_equal(a.get(), want)
+        np.testing.assert_array_equal(b.get()[1:], host[1:] * 2)
+
+
+# --------------------------------------------------------------------------------------------
+# vector loads of contiguous operands
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("in_dtype, out_dtype, op", [
+    (np.float32, np.float32, "add"),
+    (np.float64, np.float64, "multiply"),
+    (np.int8, np.int8, "subtract"),
+    (np.int8, np.float64, "add"),        # int8 loads, float64 stores: 2 lanes
+    (np.float16, np.float16, "maximum"),
+    (np.bool_, np.bool_, "logical_xor"),
+    (np.complex64, np.complex64, "multiply"),
+    (np.complex128, np.complex128, "add"),   # 16-byte elements: no vector kernel
+])
+@pytest.mark.parametrize("size", [1, 3, 16, 37])
+def test_contiguous_kernels_match_numpy_at_every_offset(cuda, rng, in_dtype, out_dtype, op,
+                                                         size):
+    host = (rng.standard_normal(size + 7) * 20).astype(in_dtype)
+    other = (rng.standard_normal(size + 7) * 20).astype(in_dtype)
+    a, b = _device(host, cuda), _device(other, cuda)
+    for start in range(4):               # views at every offset within a 16-byte line
+        for other_start in (0, 3):
+            x, y = a[start:start + size], b[other_start:other_start + size]
+            want = getattr(np, op)(host[start:start + size], other[other_start:other_start + size])
+            out = ap.empty(size, dtype=out_dtype, device=cuda)
+            got = getattr(ap, op)(x, y, out=out, casting="unsafe")
+            np.testing.assert_array_equal(got.get(), want.astype(out_dtype))
+    inplace = a[1:1 + size]
+    getattr(ap, op)(inplace, inplace, out=inplace, casting="unsafe")
+    want = getattr(np, op)(host[1:1 + size], host[1:1 + size]).astype(in_dtype)
+    np.testing.assert_array_equal(a.get()[1:1 + size], want)
+
+
+def test_vector_kernel_runs_exactly_when_every_address_is_aligned(cuda, emulated_driver, rng):
+    host = rng.standard_normal(64).astype(np.float32)
+    a = _device(host, cuda)
+    launched = emulated_driver.launches
+    vector_runs = 0
+    for start in range(4):
+        x = a[start:start + 37]
+        out = ap.empty(37, dtype=np.float32, device=cuda)
+        np.testing.assert_array_equal(ap.add(x, 1.0, out=out).get(), host[start:start + 37] + 1)
+        aligned = all(cuda.backend.pointer(v) % 16 == 0 for v in (x, out))
+        assert launched[-1].endswith("_v4") == aligned
+        vector_runs += aligned
+    assert vector_runs == 1, "one offset in four is 16-byte aligned"
+
+
+def test_vector_kernel_is_rendered_for_contiguous_layouts_only():
+    f4 = np.dtype(np.float32)
+    flat = ew.ArraySpec(f4, (10,), (4,))
+    plan = ew.plan_elementwise("add", (f4, f4, f4), [flat, flat], [flat])
+    assert plan.vector.lanes == 4 and plan.vector.kernel_name in plan.source
+    assert plan.vector.alignments == ((0, 16), (1, 16), (2, 16))
+    strided = ew.ArraySpec(f4, (10,), (8,))
+    assert ew.plan_elementwise("add", (f4, f4, f4), [strided, flat], [flat]).vector is None
+    mask = ew.ArraySpec(np.dtype(bool), (10,), (1,))
+    assert ew.plan_elementwise("add", (f4, f4, f4), [flat, flat], [flat], mask).vector is None
+    c16 = np.dtype(np.complex128)
+    wide = ew.ArraySpec(c16, (10,), (16,))
+    assert ew.plan_elementwise("add", (c16,) * 3, [wide, wide], [wide]).vector is None
