@@ -89,8 +89,11 @@ def named(func):
 
 
 def device_operand(a, out=None):
-    """``a`` as a device array: device arrays stay; host data moves to ``out``'s device."""
-    if isinstance(a, ndarray):
+    """``a`` as a device array: device arrays stay; host data moves to ``out``'s device.
+
+    Values traced by ``asnumpy.fuse`` (see ``ufunc.__asnumpy_ufunc__``) stay too.
+    """
+    if isinstance(a, ndarray) or hasattr(type(a), "__asnumpy_ufunc__"):
         return a
     from ..transfer import asarray
 

@@ -107,6 +107,9 @@ class ufunc:
                     plan = None
                 if plan is not None and (outs is None or all(o._writeable for o in outs)):
                     return plan._run(args, outs, None)
+        traced = _traced_operand(args)
+        if traced is not None:           # asnumpy.fuse is tracing: record the call
+            return traced.__asnumpy_ufunc__(self, "__call__", args, kwargs)
         if self.signature is not None and not _CORE_AXES_KEYWORDS.isdisjoint(kwargs):
             from ._core_axes import call_with_core_axes
 
@@ -205,6 +208,9 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=np._NoValue,
                where=True):
         """Reduce ``array`` along ``axis`` by applying this ufunc repeatedly (``numpy.ufunc.reduce``)."""
+        if _traced_operand((array,)) is not None:      # asnumpy.fuse is tracing
+            return array.__asnumpy_ufunc__(self, "reduce", (array,), dict(
+                axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where))
         from . import methods
 
         return methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
@@ -365,6 +371,19 @@ class Plan:
             ndarray._from_buffer(malloc(nbytes, stream), shape, dtype, strides, 0, device)
             if out is None else out
             for out, (shape, dtype, strides, nbytes) in zip(outs, self._out_layouts))
+
+
+def _traced_operand(values):
+    """The first operand that records calls instead of running them, or None.
+
+    ``asnumpy.fuse`` traces a function with proxy values whose type defines
+    ``__asnumpy_ufunc__(ufunc, method, args, kwargs)``; ufunc calls on them
+    are handed to it (only calls that missed the plan cache get here).
+    """
+    for value in values:
+        if hasattr(type(value), "__asnumpy_ufunc__"):
+            return value
+    return None
 
 
 def _signature_key(values):
