@@ -285,3 +285,15 @@ def test_the_precheck_looks_for_the_driver_without_importing_it(monkeypatch, tmp
     monkeypatch.setenv("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
     monkeypatch.setattr(backends.ctypes.util, "find_library", lambda name: None)
     assert backends._no_cuda_driver() is None
+
+
+@pytest.mark.parametrize("spec, missing", [
+    ("no_such_driver_module:Driver", "no_such_driver_module"),
+    ("asnumpy.backends.cuda.discovery:NoSuchDriver", "NoSuchDriver"),
+])
+def test_a_driver_named_in_the_environment_that_cannot_load(monkeypatch, spec, missing):
+    from asnumpy.backends.cuda.driver import load_driver
+
+    monkeypatch.setenv("ASNUMPY_CUDA_DRIVER", spec)
+    with pytest.raises(DeviceUnavailableError, match=f"ASNUMPY_CUDA_DRIVER={spec!r}.*{missing}"):
+        load_driver()

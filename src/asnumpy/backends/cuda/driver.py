@@ -12,7 +12,9 @@ Driver interface (``i`` is a device index, pointers are ints)::
     device_count(); name(i); arch(i) -> "sm_90"; total_memory(i)
     make_current(i)                       (GPU i's primary context, current on this
                                           thread: cuCtxSetCurrent; cheap when it is)
-    alloc(i, nbytes) -> handle; pointer(handle) -> int
+    alloc(i, nbytes) -> handle; pointer(handle) -> int   (a full GPU: an error whose
+                                          text names CUDA_ERROR_OUT_OF_MEMORY, as
+                                          cuda-core's CUDAError does)
     free(i, handle, stream)               (cuMemFreeAsync: released once ``stream``
                                           gets there; a handle dropped unfreed leaks
                                           on the emulator, is freed without the
@@ -410,5 +412,11 @@ def load_driver():
     spec = os.environ.get("ASNUMPY_CUDA_DRIVER")
     if spec:
         module, _, attribute = spec.partition(":")
-        return getattr(importlib.import_module(module), attribute or "Driver")()
+        try:
+            factory = getattr(importlib.import_module(module), attribute or "Driver")
+        except (ImportError, AttributeError) as exc:   # a typo: cuda unavailable, cpu works
+            raise DeviceUnavailableError(
+                f"the driver named by ASNUMPY_CUDA_DRIVER={spec!r} cannot be loaded: "
+                f"{exc}") from None
+        return factory()
     return CudaCoreDriver()
