@@ -78,6 +78,24 @@ def test_default_lists_cuda_or_why_not(capsys):
     assert status == 0, out
     assert "cpu:0: host memory" in out
     assert "cuda:0: " in out or "cuda: not available:" in out
+    assert out.splitlines()[1].startswith("cuda packages: ")
+
+
+def test_the_cuda_packages_are_read_from_metadata(monkeypatch):
+    from importlib import metadata
+
+    versions = {"cuda-core": "1.2.2", "nvidia-cuda-nvrtc-cu12": "12.9.86"}
+
+    def version(name):
+        if name not in versions:
+            raise metadata.PackageNotFoundError(name)
+        return versions[name]
+
+    monkeypatch.setattr(metadata, "version", version)
+    assert check.cuda_packages_line() == ("cuda packages: cuda-core 1.2.2, "
+                                          "nvidia-cuda-nvrtc-cu12 12.9.86")
+    versions.clear()
+    assert "none (pip install 'asnumpy[cuda13]'" in check.cuda_packages_line()
 
 
 def test_cuda_in_process(cuda, tmp_path, capsys):

@@ -30,7 +30,7 @@ import numpy as np
 
 import asnumpy as ap
 
-__all__ = ["bench_device", "describe_device", "main", "smoke_test"]
+__all__ = ["bench_device", "cuda_packages_line", "describe_device", "main", "smoke_test"]
 
 DEFAULT_RESULTS_DIR = Path("benchmarks") / "results"
 
@@ -210,6 +210,26 @@ def describe_device(device) -> list[str]:
     return [line, "  " + ", ".join(f"{key} {value}" for key, value in versions.items())]
 
 
+# The distributions the cuda extras install, by the names pip knows them by.
+_CUDA_DISTRIBUTIONS = ("cuda-core", "cuda-bindings", "cuda-pathfinder", "nvidia-cuda-nvrtc",
+                       "nvidia-cuda-runtime", "nvidia-cuda-crt", "nvidia-cuda-nvrtc-cu12",
+                       "nvidia-cuda-runtime-cu12")
+
+
+def cuda_packages_line() -> str:
+    """The installed cuda distributions and versions (read from metadata, nothing imported)."""
+    from importlib import metadata
+
+    found = []
+    for name in _CUDA_DISTRIBUTIONS:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return "cuda packages: " + (", ".join(found) if found else
+                                "none (pip install 'asnumpy[cuda13]' or 'asnumpy[cuda12]')")
+
+
 def _slug(device) -> str:
     device = ap.Device(device)
     if device.kind == "cpu":
@@ -277,7 +297,7 @@ def main(argv=None) -> int:
 
     header = (f"asnumpy {ap.__version__}, NumPy {np.__version__}, Python "
               f"{platform.python_version()}, {platform.system()} {platform.machine()}")
-    report = [header]
+    report = [header, cuda_packages_line()]
     devices, ok = _selected_devices(options.device, report)
     saved = []
     for device in devices:

@@ -84,7 +84,7 @@ def parse_visible_devices(text: str | None) -> tuple[str, ...] | None:
 
 
 def entry_kind(entry: str) -> str | None:
-    """``'GPU index'``, ``'GPU UUID'`` or ``'MIG instance'``; None when the driver cannot read it."""
+    """``'GPU index'``, ``'GPU UUID'`` or ``'MIG instance'``; None: the driver cannot read it."""
     for kind, pattern in _ENTRY_FORMS:
         if pattern.fullmatch(entry):
             return kind
