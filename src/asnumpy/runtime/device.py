@@ -263,6 +263,9 @@ def reset_device(device=None) -> None:
     device = Device(device)
     synchronize(device)
     device.memory_pool.free_all_blocks()
+    release_host_memory = getattr(device.backend, "release_host_memory", None)
+    if release_host_memory is not None:     # cuda: its pinned staging blocks
+        release_host_memory()
 
 
 def finalize() -> None:
