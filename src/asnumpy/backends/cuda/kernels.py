@@ -4,6 +4,8 @@
 in first: ufuncs as NVRTC-compiled elementwise kernels rendered from the op
 catalog (:mod:`.elementwise`), ``copy`` and ``fill`` as the identity
 ufunc over them, ufunc reductions as reduction kernels (:mod:`.reduction`),
+``argmax``/``argmin`` (``numpy_function`` calls of those names; nanargmax and
+nanargmin reach them too) as arg-reduction kernels of the same module,
 and ``host_fill`` (data produced on the host, such as a
 file being read, staged and copied once).  Calls a kernel cannot take
 (partially overlapping operands, a reduction with nothing to reduce and no
@@ -26,7 +28,7 @@ import numpy as np
 from . import arguments, scalar_ops
 from .elementwise import ArraySpec
 from .launch_plans import BLOCK, PlanCache, call_key, launch_grid, plan_ufunc_launch
-from .reduction import REDUCTIONS, plan_reduction
+from .reduction import ARG_REDUCTIONS, REDUCTIONS, plan_reduction
 from .streams import current_native, current_stream
 
 __all__ = ["BLOCK", "launch_grid", "native_kernels"]
@@ -144,6 +146,10 @@ def native_kernels(backend) -> dict:
             return
         plan = plan_reduction(name, _spec(array), axes, loop, _spec(out), initial=initial,
                               where=None if where is None else _spec(where))
+        run_reduction(plan, out, array, where)
+
+    def run_reduction(plan, out, array, where=None):
+        """Launch the passes of a reduction ``plan``, its scratch taken from the pool."""
         device = out._device
         scratch = device.memory_pool.malloc(plan.scratch_bytes, current_stream(device))
         pointers = {("pointer", "out", 0): backend.pointer(out),
@@ -159,6 +165,42 @@ def native_kernels(backend) -> dict:
                    pointers, parameters)
         # the pool hands ``scratch`` out again only in this stream's order
         del scratch
+
+    def arg_reduce(outs, name, args, kwargs) -> bool:
+        """``numpy.<name>(a, axis=, keepdims=)`` (argmax/argmin) into ``outs[0]`` on the device.
+
+        False when the kernel cannot take the call (a dtype without a CUDA form,
+        an output overlapping the input, nothing to search): the host fallback
+        then gives NumPy's answer or error.
+        """
+        if len(outs) != 1 or len(args) != 1 or not set(kwargs) <= {"axis", "keepdims"}:
+            return False
+        (out,), (array,) = outs, args
+        dtype = array._dtype
+        if (not (_has_storage_form(dtype) and _has_storage_form(out._dtype))
+                or (dtype, dtype, np.dtype(np.bool_)) not in _loops(ARG_REDUCTIONS[name])
+                or _overlaps(out, array)):
+            return False
+        axis = kwargs.get("axis")
+        ndim = len(array._shape)
+        axes = tuple(range(ndim)) if axis is None or ndim == 0 else (axis % ndim,)
+        if out.size == 0:
+            return True
+        if any(array._shape[d] == 0 for d in axes):
+            return False
+        run_reduction(plan_reduction(name, _spec(array), axes, dtype, _spec(out)), out, array)
+        return True
+
+    # NumPy functions (the ``numpy_function`` kernel) computed on the device, by name;
+    # each returns False for a call it cannot take
+    device_functions = {"argmax": arg_reduce, "argmin": arg_reduce}
+
+    def numpy_function(outs, name, args, kwargs):
+        """``numpy.<name>(*args, **kwargs)`` into ``outs``: a device kernel where
+        ``device_functions`` has one for the call, else the host fallback."""
+        run = device_functions.get(name)
+        if run is None or not run(outs, name, args, kwargs):
+            backend.host_fallback("numpy_function")(outs, name, args, kwargs)
 
     def identity(out, source):
         """Write ``source`` (an array or a 0-d value) into ``out``, cast unsafely."""
@@ -193,7 +235,7 @@ def native_kernels(backend) -> dict:
                              current_native(out._device))
 
     return {"ufunc": ufunc, "reduce": reduce, "copy": copy, "fill": fill,
-            "host_fill": host_fill}
+            "host_fill": host_fill, "numpy_function": numpy_function}
 
 
 @functools.cache
