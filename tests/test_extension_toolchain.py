@@ -97,7 +97,8 @@ def test_a_corrupt_disk_entry_is_compiled_again(cache):
 
 @requires_compiler
 def test_compile_error_shows_the_message_and_numbered_source(cache):
-    source = "// prelude\n" + _toolchain.SOURCE_MARK + 'kernel.cu"\nint ok;\nint f() { return nope; }\n'
+    source = ("// prelude\n" + _toolchain.SOURCE_MARK
+              + 'kernel.cu"\nint ok;\nint f() { return nope; }\n')
     with pytest.raises(CompileError) as info:
         _toolchain.load_library(source)
     message = str(info.value)

@@ -26,6 +26,9 @@ from ._dtypes import ML_DTYPES_FLOATS as _ML_DTYPES_FLOATS, ml_dtypes_type as _m
 
 from importlib import import_module as _import_module  # asnumpy.testing, on first access
 
+# names re-exported from asnumpy.extension (the user kernels), resolved by __getattr__
+_EXTENSION_NAMES = frozenset({"ElementwiseKernel", "ReductionKernel", "RawKernel", "RawModule"})
+
 
 def __getattr__(name):
     # asnumpy.bfloat16, asnumpy.float8_e4m3fn, ...: ml_dtypes' types, imported on first
@@ -38,6 +41,13 @@ def __getattr__(name):
     # [names users reach for] asnumpy.testing is imported on first access (it imports pytest)
     if name == "testing":
         return _import_module("asnumpy.testing")
+    # user kernels: asnumpy.extension and its classes, imported on first access
+    if name == "extension" or name in _EXTENSION_NAMES:
+        extension = _import_module("asnumpy.extension")
+        return extension if name == "extension" else getattr(extension, name)
+    # asnumpy.fuse (kernel fusion), imported on first use
+    if name == "fuse":
+        return _import_module("asnumpy.extension.fusion").fuse
     raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
 
 
@@ -291,6 +301,10 @@ __all__ += [
     "clongdouble", "datetime64", "flexible", "long", "longdouble", "object_", "record", "str_",
     "timedelta64", "ulong", "void",
 ]
+# -- user kernels (asnumpy.extension; imported on first access, see __getattr__)
+__all__ += ["extension", *sorted(_EXTENSION_NAMES)]
+# -- kernel fusion (asnumpy.extension.fusion; imported on first use, see __getattr__)
+__all__ += ["fuse"]
 # the extended-precision types exist where NumPy has them (float96 or float128, ...)
 from . import _extended_types  # noqa: E402
 globals().update(_extended_types.TYPES)

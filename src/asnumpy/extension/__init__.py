@@ -29,7 +29,11 @@ _LAZY = {
     "ReductionKernel": "._reduction",
     "RawKernel": "._raw",
     "RawModule": "._raw",
+    # kernel fusion and PyTorch custom operators (the fusion engineer's modules)
+    "fuse": ".fusion",
+    "torch_op": ".torch_ops",
 }
+__all__ += ["fuse", "torch_op"]
 
 
 def __getattr__(name):

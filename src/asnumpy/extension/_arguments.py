@@ -1,0 +1,91 @@
+"""Sorting a kernel call's arguments: arrays, scalars, outputs, the loop shape."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core.ndarray import ndarray
+from ._params import resolve_types
+from ._runner import device_of
+
+__all__ = ["broadcast_strides", "check_argument", "collapse", "prepare_call", "split_outputs"]
+
+_SCALARS = (bool, int, float, complex, np.generic)
+
+
+def check_argument(value, name: str, where: str):
+    """``value`` if a kernel can take it (asnumpy array or scalar), else TypeError."""
+    if isinstance(value, (ndarray, *_SCALARS)):
+        return value
+    hint = (" (move it to a device with asnumpy.asarray first)"
+            if isinstance(value, np.ndarray) else "")
+    raise TypeError(f"{where}: argument {name!r} must be an asnumpy.ndarray or a scalar, "
+                    f"got {type(value).__name__}{hint}")
+
+
+def split_outputs(args, out, nin: int, nout: int, where: str):
+    """``(inputs, outputs)``: outputs given positionally (CuPy) or as ``out=``; None where
+    not given."""
+    if len(args) not in (nin, nin + nout):
+        raise TypeError(f"{where}: takes {nin} arguments or {nin + nout} (with outputs), "
+                        f"got {len(args)}")
+    inputs, outputs = list(args[:nin]), list(args[nin:])
+    if out is not None:
+        if outputs:
+            raise ValueError(f"{where}: outputs given both positionally and as out=")
+        outputs = list(out) if isinstance(out, tuple | list) else [out]
+        if len(outputs) != nout:
+            raise ValueError(f"{where}: out= must hold {nout} array(s), got {len(outputs)}")
+    for value in outputs:
+        if not isinstance(value, ndarray):
+            raise TypeError(f"{where}: outputs must be asnumpy arrays, got "
+                            f"{type(value).__name__}")
+    return inputs, outputs or [None] * nout
+
+
+def prepare_call(in_params, out_params, args, out, where):
+    """Sort and type a kernel call's arguments.
+
+    Returns ``(inputs, outputs, device, in_types, out_types, bindings)``;
+    outputs not given are None.
+    """
+    inputs, outputs = split_outputs(args, out, len(in_params), len(out_params), where)
+    for param, value in zip(in_params, inputs):
+        check_argument(value, param.name, where)
+        if param.raw and not isinstance(value, ndarray):
+            raise TypeError(f"{where}: raw parameter {param.name!r} needs an array")
+    device = device_of([*inputs, *outputs], where)
+    in_types, out_types, bound = resolve_types(
+        in_params, out_params, [v._dtype if isinstance(v, ndarray) else None for v in inputs],
+        [o._dtype if o is not None else None for o in outputs], inputs, where)
+    return inputs, outputs, device, in_types, out_types, bound
+
+
+def broadcast_strides(array, shape) -> tuple:
+    """``array``'s byte strides seen as broadcast to ``shape`` (0 on broadcast axes)."""
+    lead = len(shape) - array.ndim
+    strides = [0] * lead
+    for n, stride, target in zip(array._shape, array._strides, shape[lead:]):
+        strides.append(0 if n == 1 and target != 1 else stride)
+    return tuple(strides)
+
+
+def collapse(shape, strides_list):
+    """Merge adjacent axes that every operand walks as one, and drop length-1 axes.
+
+    Returns ``(shape, strides_list)`` with the same element order (C order
+    of the original shape), so the flat index ``i`` still means the same element.
+    """
+    kept = [(n, [s[d] for s in strides_list]) for d, n in enumerate(shape) if n != 1]
+    if not kept:
+        return (), [() for _ in strides_list]
+    merged = [kept[0]]
+    for n, strides in kept[1:]:
+        last_n, last_strides = merged[-1]
+        if all(ls == s * n for ls, s in zip(last_strides, strides)):
+            merged[-1] = (last_n * n, strides)
+        else:
+            merged.append((n, strides))
+    new_shape = tuple(n for n, _ in merged)
+    return new_shape, [tuple(strides[k] for _, strides in merged)
+                       for k in range(len(strides_list))]

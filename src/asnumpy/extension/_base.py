@@ -1,0 +1,70 @@
+"""What ElementwiseKernel and ReductionKernel share: parameters, naming, compiled forms."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ._params import c_type, parse_params
+
+__all__ = ["MAX_GRID", "NAME_MARK", "UserKernel", "typedefs", "unique_name"]
+
+MAX_GRID = 1 << 16           # grid-stride loops cover the rest
+NAME_MARK = "@@asn_kernel@@"  # where a cuda kernel's unique name goes ('@' is not C++)
+
+
+def kernel_parameters(text_in, text_out, where):
+    """Parsed ``(in_params, out_params)``; names must be unique and not ``i``."""
+    in_params = parse_params(text_in, True, where)
+    out_params = parse_params(text_out, False, where)
+    names = [p.name for p in in_params + out_params]
+    if "i" in names:
+        raise ValueError(f"{where}: 'i' (the element index) cannot be a parameter name")
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    if duplicated:
+        raise ValueError(f"{where}: parameter name(s) {', '.join(duplicated)} used twice")
+    return in_params, out_params
+
+
+def check_name(name) -> str:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"asnumpy.extension: invalid kernel name {name!r}")
+    return name
+
+
+def typedefs(bound) -> str:
+    """``typedef <C type> T;`` for each bound placeholder."""
+    return "".join(f"typedef {c_type(dtype)} {letter};\n"
+                   for letter, dtype in sorted(bound.items()))
+
+
+def unique_name(name: str, source: str) -> str:
+    """``name`` made unique per source: drivers cache modules by kernel name."""
+    return f"{name}_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+
+
+
+class UserKernel:
+    """The common part of the user kernel classes (``kind`` names the class in messages)."""
+
+    kind = "UserKernel"
+
+    def _setup(self, in_params, out_params, name, preamble, reduce_dims, options):
+        self.name = self.__name__ = check_name(name)
+        self._where = f"asnumpy.{self.kind} {name!r}"
+        self.in_params, self.out_params = kernel_parameters(in_params, out_params,
+                                                            self._where)
+        self.nin, self.nout = len(self.in_params), len(self.out_params)
+        self.nargs = self.nin + self.nout
+        self.params = self.in_params + self.out_params
+        self.preamble, self.reduce_dims, self.options = preamble, reduce_dims, tuple(options)
+        self._compiled: dict = {}
+
+    def __repr__(self):
+        return f"<asnumpy.{self.kind} {self.name!r}>"
+
+    def _kernel(self, *key):
+        """The compiled form for one signature (``self._build(*key)``, built once)."""
+        kernel = self._compiled.get(key)
+        if kernel is None:
+            kernel = self._compiled[key] = self._build(*key)
+        return kernel

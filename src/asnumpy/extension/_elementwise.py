@@ -1,0 +1,180 @@
+"""ElementwiseKernel: a C++ body run once per element of the broadcast arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._core._launch import empty
+from .._core.ndarray import ndarray
+from . import _runner, _toolchain
+from ._arguments import broadcast_strides, collapse, prepare_call
+from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
+from ._codegen import Operand, cpu_entry, cpu_source, cuda_source, element
+
+__all__ = ["ElementwiseKernel"]
+
+BLOCK = 128                  # cuda threads per block (CuPy's default block_size)
+
+
+class ElementwiseKernel(UserKernel):
+    """A user-defined elementwise kernel (CuPy's ``ElementwiseKernel``).
+
+    Parameters
+    ----------
+    in_params, out_params : str
+        Parameter lists such as ``"T x, raw T y, float32 z"``: one-letter
+        types are placeholders bound to the dtypes of the arrays passed;
+        ``raw`` parameters are whole arrays (a ``CArray``: ``y[k]``,
+        ``y.size()``, ``y.shape()``), others are the current element.
+    operation : str
+        The C++ body, run for every element; ``i`` is the element's flat index
+        and ``_ind.size()`` the number of elements.
+    name : str
+        The kernel's name.
+    reduce_dims : bool
+        Merge axes that every array walks as one (faster index arithmetic);
+        ``False`` keeps the broadcast shape in ``_ind``.
+    preamble : str
+        Code placed before the kernel (helper functions, constants).
+    no_return, return_tuple : bool
+        Return None, or always a tuple of outputs.
+    loop_prep, after_loop : str
+        Code before and after the element loop (on cpu: once per piece of work).
+    options : sequence of str
+        Extra compiler options (NVRTC's on cuda, the C++ compiler's on cpu).
+
+    Notes
+    -----
+    Call as ``kernel(*inputs)`` or ``kernel(*inputs, *outputs)`` (or with
+    ``out=``), plus ``size=`` (the loop size when every array is raw),
+    ``stream=`` and ``block_size=`` (cuda).  Arrays are broadcast together;
+    outputs not given are allocated with the placeholders' dtypes.  Python
+    scalars take their parameter's type.  See ``docs/extension.md``.
+    """
+
+    kind = "ElementwiseKernel"
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
+                 preamble="", no_return=False, return_tuple=False, loop_prep="",
+                 after_loop="", options=()):
+        self._setup(in_params, out_params, name, preamble, reduce_dims, options)
+        self.operation, self.no_return, self.return_tuple = operation, no_return, return_tuple
+        self.loop_prep, self.after_loop = loop_prep, after_loop
+
+    def __call__(self, *args, out=None, size=None, stream=None, block_size=None):
+        where = self._where
+        inputs, outputs, device, in_types, out_types, bound = prepare_call(
+            self.in_params, self.out_params, args, out, where)
+        shape = self._loop_shape(inputs, outputs, size)
+        for k, (param, dtype) in enumerate(zip(self.out_params, out_types)):
+            if outputs[k] is None:
+                if param.raw and size is None:
+                    raise ValueError(f"{where}: the size of raw output {param.name!r} is "
+                                     "undecided; pass it, or size=")
+                outputs[k] = empty(shape, dtype, device, func=where)
+            elif not param.raw and outputs[k].shape != shape:
+                raise ValueError(f"{where}: output {param.name!r} has shape "
+                                 f"{outputs[k].shape}, the arguments broadcast to {shape}")
+        result = (None if self.no_return else
+                  outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs))
+        count = int(np.prod(shape, dtype=np.int64))
+        if count == 0:
+            return result
+        self._launch(device, inputs + outputs, in_types + out_types, bound, shape, count,
+                     stream, block_size)
+        return result
+
+    def _loop_shape(self, inputs, outputs, size):
+        arrays = [v for p, v in zip(self.params, inputs + outputs)
+                  if not p.raw and isinstance(v, ndarray)]
+        if size is not None:
+            if arrays:
+                raise ValueError(f"{self._where}: size= can be given only when every array "
+                                 "argument is raw")
+            return (int(size),)
+        if not arrays:
+            raise ValueError(f"{self._where}: the loop size is undecided (every argument is "
+                             "raw or a scalar); pass size=")
+        try:
+            return np.broadcast_shapes(*(a.shape for a in arrays))
+        except ValueError:
+            shapes = ", ".join(str(a.shape) for a in arrays)
+            raise ValueError(f"{self._where}: arguments could not be broadcast together "
+                             f"with shapes {shapes}") from None
+
+    def _launch(self, device, values, types, bound, shape, count, stream, block_size):
+        arrays = [k for k, (p, v) in enumerate(zip(self.params, values))
+                  if not p.raw and isinstance(v, ndarray)]
+        strides = [broadcast_strides(values[k], shape) for k in arrays]
+        loop_shape = tuple(shape)
+        if self.reduce_dims:
+            loop_shape, strides = collapse(shape, strides)
+        ndim = len(loop_shape)
+        stride_of = dict(zip(arrays, strides))
+        operands = []
+        for k, (param, value, dtype) in enumerate(zip(self.params, values, types)):
+            if k in stride_of:
+                contiguous = ndim == 1 and stride_of[k][0] == dtype.itemsize
+                operands.append(Operand("array", dtype, ndim, contiguous))
+            elif isinstance(value, ndarray):
+                operands.append(Operand("raw", dtype, value.ndim))
+            else:
+                operands.append(Operand("scalar", dtype))
+        kernel = self._kernel(device.kind, tuple(operands), ndim,
+                              tuple(sorted(bound.items())))
+
+        def flat_values():
+            return [*_runner.launch_values(operands, values, stride_of), np.int64(count),
+                    *(np.int64(n) for n in loop_shape)]
+
+        if device.kind == "cpu":
+            def work():
+                _runner.run_cpu(kernel, flat_values(), count)
+        else:
+            block = int(block_size or BLOCK)
+            grid = max(1, min(-(-count // block), MAX_GRID))
+            source, kernel_name = kernel
+            _runner.check_cuda(device, source, self._where)
+
+            def work():
+                _runner.run_cuda(device, source, kernel_name, (grid,), (block,), flat_values())
+        _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
+
+    def _build(self, kind, operands, ndim, bound):
+        bound = dict(bound)
+        decls, setup, access = [], [], []
+        for param, operand in zip(self.params, operands):
+            ctype = param.ctype
+            decls += operand.declarations(param.name)
+            setup.append(operand.setup(param.name, ctype))
+            if operand.kind == "array":
+                const = "const " if param.is_const else ""
+                lvalue = element(param.name, ctype, operand, "i", "_ind.index_")
+                access.append(f"{const}{ctype}& {param.name} = {lvalue};")
+        decls += ["long long _size", *(f"long long _shape_{d}" for d in range(ndim))]
+        index = ("" if ndim == 0 else "_ind.index_[0] = i;" if ndim == 1 else "_ind.set(i);")
+        body_head = (f"CIndexer<{ndim}> _ind; _ind.size_ = _size;\n    "
+                     + "".join(f"_ind.shape_[{d}] = _shape_{d}; " for d in range(ndim))
+                     + "\n    " + "\n    ".join(s for s in setup if s))
+        loop_body = (f"        {index}\n        " + "\n        ".join(access)
+                     + f"\n        {self.operation}\n        ;")
+        if kind == "cpu":
+            head = (f"static void asn_body({', '.join(decls)}, long long _begin, "
+                    "long long _end)")
+            loop = "for (long long i = _begin; i < _end; ++i)"
+        else:
+            head = f'extern "C" __global__ void {NAME_MARK}({", ".join(decls)})'
+            loop = ("for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
+                    "i < _size; i += (long long)blockDim.x * gridDim.x)")
+        body = (f"{typedefs(bound)}{self.preamble}\n{head} {{\n    {body_head}\n"
+                f"    {self.loop_prep};\n    {loop} {{\n{loop_body}\n    }}\n"
+                f"    {self.after_loop};\n}}\n")
+        if kind == "cpu":
+            body += cpu_entry("asn_entry", "asn_body", decls,
+                              ["long long _begin", "long long _end"])
+            library = _toolchain.load_library(cpu_source(body), options=self.options)
+            entry = library.asn_entry
+            entry.restype = None
+            return entry
+        name = unique_name(self.name, body)
+        return cuda_source(body.replace(NAME_MARK, name, 1)), name

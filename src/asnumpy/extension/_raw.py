@@ -1,0 +1,277 @@
+"""RawKernel and RawModule: CUDA C source launched as ``kernel(grid, block, args)``.
+
+On cuda the source goes to NVRTC through the driver interface.  On the cpu
+it is compiled by the host's C++ compiler after the cpu prelude
+(:data:`._prelude.CPU_RUNTIME`): each block runs on one OS thread, its
+threads one after another -- or as fibers switched at every
+``__syncthreads()`` when the source calls it, so barriers hold -- and blocks
+are spread over cores.  Constructs the cpu cannot run faithfully (warp
+shuffles and votes, dynamic shared memory, inline PTX, ...) are rejected
+with a :class:`CompileError` naming them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import re
+
+import numpy as np
+
+from .._core.ndarray import ndarray
+from . import _runner, _toolchain
+from ._codegen import cpu_source, cuda_source
+from ._toolchain import CompileError
+
+__all__ = ["RawKernel", "RawModule"]
+
+_KERNEL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s+)?void\s+"
+                     r"([A-Za-z_]\w*)\s*\(")
+_BARRIER = re.compile(r"\b__syncthreads\s*\(")
+
+# Constructs with no faithful cpu form: (pattern, what it is)
+CPU_UNSUPPORTED = (
+    (r"\bextern\s+__shared__", "dynamic shared memory (extern __shared__)"),
+    (r"\b__shfl\w*", "warp shuffles"),
+    (r"\b__(?:ballot|any|all|uni)(?:_sync)?\s*\(", "warp votes"),
+    (r"\b__activemask\s*\(", "__activemask"),
+    (r"\b__syncwarp\s*\(", "__syncwarp"),
+    (r"\b__match_\w+", "warp matching"),
+    (r"\b__reduce_\w+_sync\s*\(", "warp reductions"),
+    (r"\b__syncthreads_(?:count|and|or)\s*\(", "__syncthreads_count/_and/_or"),
+    (r"\bcooperative_groups\b", "cooperative groups"),
+    (r"\basm\s*(?:volatile\s*)?\(", "inline PTX (asm)"),
+    (r"\bclock(?:64)?\s*\(", "clock()/clock64()"),
+)
+
+# Python scalars in raw-kernel arguments (CuPy's conversion)
+_PYTHON_SCALARS = ((bool, np.bool_), (int, np.int64), (float, np.float64),
+                   (complex, np.complex128))
+# on the cpu a Python scalar takes the size of the parameter it is passed for
+_BY_SIZE = {"i": {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64},
+            "f": {2: np.float16, 4: np.float32, 8: np.float64},
+            "c": {8: np.complex64, 16: np.complex128}}
+
+
+_KINDS = {"p": "a pointer", "i": "an integer", "f": "a floating type", "c": "a complex type"}
+
+
+def kernel_names(code: str) -> list[str]:
+    """The ``__global__`` functions defined in ``code``, in order of appearance."""
+    return list(dict.fromkeys(_KERNEL.findall(code)))
+
+
+def _dims(value, what, where):
+    items = value if isinstance(value, tuple | list) else (value,)
+    if not 1 <= len(items) <= 3:
+        raise ValueError(f"{where}: {what} must have 1 to 3 dimensions, got {value!r}")
+    dims = [int(n) for n in items] + [1] * (3 - len(items))
+    if any(n < 1 for n in dims):
+        raise ValueError(f"{where}: {what} must be positive, got {value!r}")
+    return dims
+
+
+class _Module:
+    """One source and its compiled forms (per device kind), shared by its kernels."""
+
+    def __init__(self, code: str, options):
+        if not isinstance(code, str):
+            raise TypeError(f"asnumpy.RawModule: code must be a str, got {type(code).__name__}")
+        self.code, self.options = code, tuple(options)
+        self.names = kernel_names(code)
+        suffix = hashlib.sha256(code.encode()).hexdigest()[:12]
+        # drivers cache modules by kernel name: make this source's names unique
+        self.unique = {name: f"{name}_{suffix}" for name in self.names}
+        self._cpu = None
+        self._cuda_source = None
+
+    def cpu_library(self, where):
+        if self._cpu is None:
+            for pattern, what in CPU_UNSUPPORTED:
+                found = re.search(pattern, self.code)
+                if found:
+                    raise CompileError(
+                        f"{where}: {what} ({found.group(0).strip()!r}) cannot run on cpu "
+                        "devices: the cpu runs a block's threads one at a time; run the "
+                        "kernel on a cuda device, or rewrite it without that construct")
+            trampolines = "".join(
+                f'extern "C" void asn_launch_{n}(void* const* a, long long b0, long long b1, '
+                f"const unsigned* d) {{ asn_launch({n}, a, d, b0, b1); }}\n"
+                f'extern "C" int asn_params_{n}(long long* s, char* k, int c) '
+                f"{{ return asn_param_info({n}, s, k, c); }}\n" for n in self.names)
+            source = cpu_source(self.code + "\n" + trampolines,
+                                barriers=bool(_BARRIER.search(self.code)))
+            self._cpu = _toolchain.load_library(source, options=self.options)
+        return self._cpu
+
+    def cuda_source(self):
+        if self._cuda_source is None:
+            code = self.code
+            if self.names:      # every use of a kernel's name, as a whole identifier
+                pattern = r"\b(" + "|".join(map(re.escape, self.names)) + r")\b"
+                code = re.sub(pattern, lambda m: self.unique[m.group(1)], code)
+            self._cuda_source = cuda_source(code)
+        return self._cuda_source
+
+
+class RawKernel:
+    """A CUDA C kernel from source (CuPy's ``RawKernel``).
+
+    Parameters
+    ----------
+    code : str
+        CUDA C source defining ``__global__`` function ``name`` (usually
+        ``extern "C"``); the extension prelude gives it ``float16``,
+        ``complex<T>`` and, on the cpu, CUDA's builtins.
+    name : str
+        The kernel to launch.
+    options : sequence of str
+        Extra options for the cpu compiler.
+
+    Notes
+    -----
+    Launch as ``kernel(grid, block, args, shared_mem=0, stream=None)``:
+    ``grid`` and ``block`` are ints or 1- to 3-tuples; ``args`` holds asnumpy
+    arrays (passed as device pointers), NumPy scalars (passed as their exact
+    type), Python scalars (int64/float64/complex128/bool, as CuPy does; on the
+    cpu they take the size of the parameter instead) and None (a null pointer).
+    """
+
+    def __init__(self, code, name, options=(), *, _module=None):
+        self._module = _module if _module is not None else _Module(code, options)
+        self.code, self.name, self.options = self._module.code, name, self._module.options
+        self._where = f"asnumpy.RawKernel {name!r}"
+        if name not in self._module.names:
+            found = ", ".join(self._module.names) or "none"
+            raise ValueError(f"{self._where}: no __global__ function {name!r} in the source "
+                             f"(found: {found})")
+        self._sizes = None
+
+    def __repr__(self):
+        return f"<asnumpy.RawKernel {self.name!r}>"
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        where = self._where
+        if not isinstance(args, tuple | list):
+            raise TypeError(f"{where}: args must be a tuple, got {type(args).__name__}")
+        grid, block = _dims(grid, "grid", where), _dims(block, "block", where)
+        device = _runner.device_of(args, where)
+        arrays = [a for a in args if isinstance(a, ndarray)]
+        if device.kind == "cpu":
+            if shared_mem:
+                raise ValueError(f"{where}: dynamic shared memory (shared_mem="
+                                 f"{shared_mem}) cannot be used on cpu devices")
+            library = self._module.cpu_library(where)
+            entry = getattr(library, f"asn_launch_{self.name}")
+            entry.restype = None
+            sizes = self._parameter_sizes(library)
+            self._check_count(sizes, args)
+            scalars = [self._cpu_value(a, k, sizes) for k, a in enumerate(args)]
+
+            def work():
+                dims = (ctypes.c_uint * 6)(*grid, *block)
+                blocks = grid[0] * grid[1] * grid[2]
+                _runner.run_cpu(entry, _with_pointers(args, scalars), blocks, dims,
+                                weight=block[0] * block[1] * block[2])
+        else:
+            source, name = self._module.cuda_source(), self._module.unique[self.name]
+            _runner.check_cuda(device, source, where)
+            scalars = [self._cuda_value(a, k) for k, a in enumerate(args)]
+
+            def work():
+                _runner.run_cuda(device, source, name, tuple(grid), tuple(block),
+                                 _with_pointers(args, scalars), int(shared_mem))
+        _runner.launch(device, stream, work, *arrays)
+
+    def _parameter_sizes(self, library):
+        """``[(size, kind), ...]`` of the kernel's parameters (kinds: p, i, f, c, o)."""
+        if self._sizes is None:
+            info = getattr(library, f"asn_params_{self.name}")
+            sizes, kinds = (ctypes.c_longlong * 256)(), ctypes.create_string_buffer(256)
+            n = min(info(sizes, kinds, 256), 256)
+            self._sizes = [(int(sizes[k]), kinds.raw[k:k + 1].decode()) for k in range(n)]
+        return self._sizes
+
+    def _check_count(self, sizes, args):
+        if len(sizes) != len(args):
+            raise TypeError(f"{self._where}: the kernel takes {len(sizes)} arguments, "
+                            f"got {len(args)}")
+
+    def _cpu_value(self, value, k, params):
+        """The NumPy scalar passed for argument ``k`` (None for an array: its address is
+        taken when the kernel runs), checked against the parameter's size and kind."""
+        size, kind = params[k]
+        if isinstance(value, ndarray) or value is None:
+            if kind != "p":
+                raise TypeError(f"{self._where}: argument {k} is an array or None, but "
+                                f"parameter {k} of the kernel is not a pointer")
+            return None if isinstance(value, ndarray) else np.uint64(0)
+        if isinstance(value, np.generic):
+            scalar = value
+        else:
+            scalar = self._python_scalar(value, k)
+            by_size = _BY_SIZE.get(kind, {}).get(size)
+            if by_size is not None:          # a Python scalar takes the parameter's type
+                scalar = np.asarray(value).astype(by_size)[()]
+        got = "i" if scalar.dtype.kind in "biu" else scalar.dtype.kind
+        if scalar.dtype.itemsize != size or got != kind:
+            raise TypeError(f"{self._where}: argument {k} is {scalar.dtype} "
+                            f"({scalar.dtype.itemsize} bytes) but the kernel's parameter {k} "
+                            f"takes {size} bytes of {_KINDS.get(kind, 'another type')}")
+        return scalar
+
+    def _cuda_value(self, value, k):
+        if isinstance(value, ndarray):
+            return None
+        if value is None:
+            return np.uint64(0)
+        if isinstance(value, np.generic):
+            return value
+        return self._python_scalar(value, k)
+
+    def _python_scalar(self, value, k):
+        for kind, dtype in _PYTHON_SCALARS:
+            if isinstance(value, kind):
+                return dtype(value)
+        raise TypeError(f"{self._where}: argument {k} must be an asnumpy array, a scalar or "
+                        f"None, got {type(value).__name__}")
+
+
+def _with_pointers(args, scalars) -> list:
+    """The launch values: ``scalars``, with each array's address (taken as the work runs)."""
+    return [np.uint64(_runner.pointer(a)) if isinstance(a, ndarray) else v
+            for a, v in zip(args, scalars)]
+
+
+class RawModule:
+    """CUDA C source holding several kernels (CuPy's ``RawModule``).
+
+    Parameters
+    ----------
+    code : str
+        The source.
+    options : sequence of str
+        Extra options for the cpu compiler.
+
+    Methods
+    -------
+    get_function(name)
+        The :class:`RawKernel` for ``__global__`` function ``name``.
+    """
+
+    def __init__(self, code=None, *, options=()):
+        if code is None:
+            raise TypeError("asnumpy.RawModule: code= is required (loading compiled "
+                            "cubin/ptx files is not supported)")
+        self._module = _Module(code, options)
+        self.code, self.options = code, self._module.options
+        self._kernels: dict = {}
+
+    def __repr__(self):
+        return f"<asnumpy.RawModule kernels={self._module.names}>"
+
+    def get_function(self, name) -> RawKernel:
+        kernel = self._kernels.get(name)
+        if kernel is None:
+            kernel = self._kernels[name] = RawKernel(self.code, name, _module=self._module)
+        return kernel

@@ -1,0 +1,348 @@
+"""ReductionKernel: map each element, reduce along axes, post-map into the outputs."""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+
+from .._core._launch import empty
+from .._core.ndarray import ndarray
+from . import _runner, _toolchain
+from ._arguments import broadcast_strides, collapse, prepare_call
+from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
+from ._codegen import Operand, cpu_entry, cpu_source, cuda_source
+from ._params import c_type
+
+__all__ = ["ReductionKernel"]
+
+BLOCK = 256                  # cuda threads per output (a power of two: tree reduction)
+SPLIT_OUTPUTS = 16           # cpu: fewer outputs than this split the reduced range instead
+MAX_PIECES = 64              # ... into at most this many pieces
+
+
+class ReductionKernel(UserKernel):
+    """A user-defined reduction kernel (CuPy's ``ReductionKernel``).
+
+    Parameters
+    ----------
+    in_params, out_params : str
+        Parameter lists, as for :class:`ElementwiseKernel` (no ``raw``).
+    map_expr : str
+        C++ expression of the inputs' current elements, giving the value reduced.
+    reduce_expr : str
+        C++ expression combining two partial results ``a`` and ``b``; it must
+        be associative and commutative (the order of combination is not fixed).
+    post_map_expr : str
+        C++ statement storing the result ``a`` into the outputs (``y = a``).
+    identity : str or None
+        C++ expression of the reduction's identity; None reduces from the first
+        element (an empty reduction then raises ValueError).
+    name : str
+        The kernel's name.
+    reduce_type : str, optional
+        Type of ``a`` and ``b`` (a C type, a dtype name or a placeholder);
+        the first output's type by default.
+    reduce_dims : bool
+        Merge axes that every array walks as one.
+    preamble : str
+        Code placed before the kernel.
+    options : sequence of str
+        Extra options for the cpu compiler.
+
+    Notes
+    -----
+    Call as ``kernel(*inputs, out=None, axis=None, keepdims=False,
+    stream=None)``; inputs are broadcast together and reduced along ``axis``
+    (all axes by default).
+    """
+
+    kind = "ReductionKernel"
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
+                 options=()):
+        self._setup(in_params, out_params, name, preamble, reduce_dims, options)
+        raw = [p.name for p in self.in_params + self.out_params if p.raw]
+        if raw:
+            raise ValueError(f"{self._where}: raw parameters ({', '.join(raw)}) are not "
+                             "supported by reduction kernels; use an ElementwiseKernel")
+        if not self.out_params:
+            raise ValueError(f"{self._where}: a reduction needs at least one output")
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity = None if identity is None else str(identity)
+        self.reduce_type = reduce_type
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        where = self._where
+        inputs, outputs, device, in_types, out_types, bound = prepare_call(
+            self.in_params, self.out_params, args, out, where)
+        arrays = [v for v in inputs if isinstance(v, ndarray)]
+        if not arrays:
+            raise ValueError(f"{where}: at least one input must be an array")
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        except ValueError:
+            shapes = ", ".join(str(a.shape) for a in arrays)
+            raise ValueError(f"{where}: inputs could not be broadcast together with shapes "
+                             f"{shapes}") from None
+        axes = self._axes(axis, len(shape))
+        kept = [d for d in range(len(shape)) if d not in axes]
+        out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims \
+            else tuple(shape[d] for d in kept)
+        for k, (param, dtype) in enumerate(zip(self.out_params, out_types)):
+            if outputs[k] is None:
+                outputs[k] = empty(out_shape, dtype, device, func=where)
+            elif outputs[k].shape != out_shape:
+                raise ValueError(f"{where}: output {param.name!r} has shape "
+                                 f"{outputs[k].shape}, the reduction gives {out_shape}")
+        result = outputs[0] if self.nout == 1 else tuple(outputs)
+        out_size = int(np.prod(out_shape, dtype=np.int64))
+        red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+        if out_size == 0:
+            return result
+        if red_size == 0 and self.identity is None:
+            raise ValueError(f"{where}: zero-size array to reduction operation {self.name} "
+                             "which has no identity")
+        self._launch(device, stream, inputs, outputs, in_types + out_types, bound, shape,
+                     kept, list(axes), keepdims)
+        return result
+
+    def _axes(self, axis, ndim):
+        if axis is None:
+            return tuple(range(ndim))
+        items = axis if isinstance(axis, tuple | list) else (axis,)
+        axes = []
+        for item in items:
+            item = operator.index(item)
+            if not -ndim <= item < ndim:
+                raise AxisError(item, ndim)
+            axes.append(item % ndim)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"{self._where}: duplicate value in 'axis'")
+        return tuple(sorted(axes))
+
+    def _launch(self, device, stream, inputs, outputs, types, bound, shape, kept, axes,
+                keepdims):
+        in_arrays = [k for k, v in enumerate(inputs) if isinstance(v, ndarray)]
+        in_strides = [broadcast_strides(inputs[k], shape) for k in in_arrays]
+        out_strides = [tuple(o._strides[d] for d in kept) if keepdims else o._strides
+                       for o in outputs]
+        kept_shape, kept_strides = ([shape[d] for d in kept],
+                                    [[s[d] for d in kept] for s in in_strides] + out_strides)
+        red_shape, red_strides = [shape[d] for d in axes], [[s[d] for d in axes]
+                                                            for s in in_strides]
+        if self.reduce_dims:
+            kept_shape, kept_strides = collapse(kept_shape, kept_strides)
+            red_shape, red_strides = collapse(red_shape, red_strides)
+        kept_shape, red_shape = tuple(kept_shape), tuple(red_shape)
+        nk, nr = len(kept_shape), len(red_shape)
+        strides = {}
+        for n, k in enumerate(in_arrays):
+            strides[k] = tuple(kept_strides[n]) + tuple(red_strides[n])
+        for n in range(self.nout):
+            strides[self.nin + n] = tuple(kept_strides[len(in_arrays) + n])
+        values = inputs + outputs
+        operands = []
+        for k, (value, dtype) in enumerate(zip(values, types)):
+            if not isinstance(value, ndarray):
+                operands.append(Operand("scalar", dtype))
+            else:
+                operands.append(Operand("array", dtype, len(strides[k])))
+        kernel = self._kernel(device.kind, tuple(operands), nk, nr,
+                              tuple(sorted(bound.items())))
+        out_size = int(np.prod(kept_shape, dtype=np.int64))
+        red_size = int(np.prod(red_shape, dtype=np.int64))
+
+        def flat_values():
+            return [*_runner.launch_values(operands, values, strides), np.int64(out_size),
+                    *(np.int64(n) for n in kept_shape),
+                    np.int64(red_size), *(np.int64(n) for n in red_shape)]
+
+        if device.kind == "cpu":
+            def work():
+                self._run_cpu(kernel, flat_values(), out_size, red_size)
+        else:
+            source, kernel_name = kernel
+            _runner.check_cuda(device, source, self._where)
+            grid = max(1, min(out_size, MAX_GRID))
+
+            def work():
+                _runner.run_cuda(device, source, kernel_name, (grid,), (BLOCK,), flat_values())
+        _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
+
+    @staticmethod
+    def _run_cpu(kernel, values, out_size, red_size):
+        entry, finish, reduce_size = kernel
+        null = ctypes.c_void_p(0)
+        pieces = 1
+        if out_size < SPLIT_OUTPUTS:
+            pieces = min(MAX_PIECES, max(1, red_size * out_size // _runner.MIN_PIECE))
+        if pieces == 1:                     # pieces of the outputs, each reduced whole
+            _runner.run_cpu(entry, values, out_size, ctypes.c_longlong(0),
+                            ctypes.c_longlong(red_size), null, null, weight=max(1, red_size))
+            return
+        # few outputs: pieces of the reduced range (cut by shape alone, so the result
+        # never depends on the thread count), combined in order by `finish`
+        partial = np.empty(pieces * out_size * reduce_size, np.uint8)
+        has = np.zeros(pieces * out_size, np.uint8)
+        table, holders = _runner._table(values)
+
+        def piece(k):
+            entry(table, ctypes.c_longlong(0), ctypes.c_longlong(out_size),
+                  ctypes.c_longlong(red_size * k // pieces),
+                  ctypes.c_longlong(red_size * (k + 1) // pieces),
+                  ctypes.c_void_p(partial.ctypes.data + k * out_size * reduce_size),
+                  ctypes.c_void_p(has.ctypes.data + k * out_size))
+
+        _runner.parallel.run(piece, pieces)
+        finish(table, ctypes.c_longlong(0), ctypes.c_longlong(out_size),
+               ctypes.c_void_p(partial.ctypes.data), ctypes.c_void_p(has.ctypes.data),
+               ctypes.c_longlong(pieces))
+        del holders
+
+    def _reduce_ctype(self):
+        if self.reduce_type is None:
+            return self.out_params[0].ctype
+        try:
+            dtype = np.dtype(self.reduce_type)
+        except TypeError:
+            return str(self.reduce_type)
+        return c_type(dtype) if isinstance(self.reduce_type, type) or \
+            dtype.name == self.reduce_type else str(self.reduce_type)
+
+    def _build(self, kind, operands, nk, nr, bound):
+        bound = dict(bound)
+        decls, setup, inputs, outputs = [], [], [], []
+        for n, (param, operand) in enumerate(zip(self.params, operands)):
+            decls += operand.declarations(param.name)
+            setup.append(operand.setup(param.name, param.ctype))
+            if operand.kind != "array":
+                continue
+            kept = [f"_out_ind.index_[{d}] * _s_{param.name}_{d}" for d in range(nk)]
+            if n < self.nin:
+                red = [f"_red_ind.index_[{d}] * _s_{param.name}_{nk + d}" for d in range(nr)]
+                offset = " + ".join(kept + red) or "0"
+                inputs.append(f"const {param.ctype}& {param.name} = *({param.ctype}*)"
+                              f"((char*)_p_{param.name} + ({offset}));")
+            else:
+                offset = " + ".join(kept) or "0"
+                outputs.append(f"{param.ctype}& {param.name} = *({param.ctype}*)"
+                               f"((char*)_p_{param.name} + ({offset}));")
+        decls += ["long long _out_size", *(f"long long _out_shape_{d}" for d in range(nk)),
+                  "long long _red_size", *(f"long long _red_shape_{d}" for d in range(nr))]
+        identity = "false" if self.identity is None else "true"
+        initial = "_type_reduce()" if self.identity is None else \
+            f"_type_reduce({self.identity})"
+        head = (f"{typedefs(bound)}typedef {self._reduce_ctype()} _type_reduce;\n"
+                f"{self.preamble}\n")
+        indexers = (
+            f"CIndexer<{nk}> _out_ind; _out_ind.size_ = _out_size; "
+            + "".join(f"_out_ind.shape_[{d}] = _out_shape_{d}; " for d in range(nk))
+            + f"\n    CIndexer<{nr}> _red_ind; _red_ind.size_ = _red_size; "
+            + "".join(f"_red_ind.shape_[{d}] = _red_shape_{d}; " for d in range(nr))
+            + "\n    " + "\n    ".join(s for s in setup if s))
+        set_out = "_out_ind.set(_j);" if nk else ""
+        set_red = "_red_ind.set(_r);" if nr else ""
+        accumulate = (
+            f"{set_red}\n            " + "\n            ".join(inputs)
+            + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr});"
+            + "\n            if (_has) { _type_reduce a = _acc, b = _m; _acc = ("
+            + f"{self.reduce_expr}); }} else {{ _acc = _m; _has = true; }}")
+        combine = ("if (_has2) { if (_has) { _type_reduce a = _acc, b = @B@; _acc = ("
+                   + self.reduce_expr + "); } else { _acc = @B@; _has = true; } }")
+        post = ("{ " + " ".join(outputs) + " _type_reduce a = _acc; "
+                + self.post_map_expr + "; }")
+        if kind == "cpu":
+            body = head + self._cpu_body(decls, indexers, set_out, identity, initial,
+                                         accumulate, combine, post)
+            library = _toolchain.load_library(cpu_source(body), options=self.options)
+            entry, finish = library.asn_entry, library.asn_finish
+            entry.restype = finish.restype = None
+            library.asn_reduce_size.restype = ctypes.c_longlong
+            return entry, finish, int(library.asn_reduce_size())
+        body = head + self._cuda_body(decls, indexers, set_out, identity, initial,
+                                      accumulate, combine, post)
+        name = unique_name(self.name, body)
+        return cuda_source(body.replace(NAME_MARK, name, 1)), name
+
+    @staticmethod
+    def _cpu_body(decls, indexers, set_out, identity, initial, accumulate, combine, post):
+        params = ", ".join(decls)
+        partial_params = ["long long _j0", "long long _j1", "long long _r0", "long long _r1",
+                          "void* _partial", "void* _partial_has"]
+        finish_params = ["long long _j0", "long long _j1", "void* _partial",
+                         "void* _partial_has", "long long _parts"]
+        b = "((_type_reduce*)_partial)[_k * (_j1 - _j0) + (_j - _j0)]"
+        return f"""
+static void asn_body({params}, {', '.join(partial_params)}) {{
+    {indexers}
+    for (long long _j = _j0; _j < _j1; ++_j) {{
+        {set_out}
+        bool _has = {identity};
+        _type_reduce _acc = {initial};
+        for (long long _r = _r0; _r < _r1; ++_r) {{
+            {accumulate}
+        }}
+        if (_partial) {{
+            ((_type_reduce*)_partial)[_j - _j0] = _acc;
+            ((unsigned char*)_partial_has)[_j - _j0] = _has;
+        }} else {post}
+    }}
+}}
+static void asn_finish_body({params}, {', '.join(finish_params)}) {{
+    {indexers}
+    for (long long _j = _j0; _j < _j1; ++_j) {{
+        {set_out}
+        bool _has = false;
+        _type_reduce _acc = {initial};
+        for (long long _k = 0; _k < _parts; ++_k) {{
+            bool _has2 = ((unsigned char*)_partial_has)[_k * (_j1 - _j0) + (_j - _j0)];
+            {combine.replace('@B@', b)}
+        }}
+        {post}
+    }}
+}}
+extern "C" long long asn_reduce_size() {{ return (long long)sizeof(_type_reduce); }}
+""" + cpu_entry("asn_entry", "asn_body", decls, partial_params) + cpu_entry(
+            "asn_finish", "asn_finish_body", decls, finish_params)
+
+    @staticmethod
+    def _cuda_body(decls, indexers, set_out, identity, initial, accumulate, combine, post):
+        b = "_sh[_t + _s]"
+        return f"""
+extern "C" __global__ void {NAME_MARK}({', '.join(decls)}) {{
+    {indexers}
+    /* raw storage: __shared__ variables cannot have constructors */
+    alignas(16) __shared__ unsigned char _sh_raw[{BLOCK} * sizeof(_type_reduce)];
+    __shared__ bool _sh_has[{BLOCK}];
+    _type_reduce* _sh = (_type_reduce*)_sh_raw;
+    const long long _t = threadIdx.x;
+    for (long long _j = blockIdx.x; _j < _out_size; _j += gridDim.x) {{
+        {set_out}
+        bool _has = {identity};
+        _type_reduce _acc = {initial};
+        for (long long _r = _t; _r < _red_size; _r += blockDim.x) {{
+            {accumulate}
+        }}
+        _sh[_t] = _acc; _sh_has[_t] = _has;
+        __syncthreads();
+        for (long long _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
+            if (_t < _s) {{
+                _acc = _sh[_t]; _has = _sh_has[_t];
+                bool _has2 = _sh_has[_t + _s];
+                {combine.replace('@B@', b)}
+                _sh[_t] = _acc; _sh_has[_t] = _has;
+            }}
+            __syncthreads();
+        }}
+        if (_t == 0) {{
+            _acc = _sh[0];
+            {post}
+        }}
+        __syncthreads();
+    }}
+}}
+"""
