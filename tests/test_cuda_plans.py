@@ -11,6 +11,8 @@ NumPy's answer either way.  Values are compared with NumPy throughout.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from _cuda_host import requires_compiler
@@ -181,3 +183,60 @@ def test_vector_kernel_is_rendered_for_contiguous_layouts_only():
     c16 = np.dtype(np.complex128)
     wide = ew.ArraySpec(c16, (10,), (16,))
     assert ew.plan_elementwise("add", (c16,) * 3, [wide, wide], [wide]).vector is None
+
+
+# --------------------------------------------------------------------------------------------
+# the real driver's launch (cuda-core stood in for: no GPU needed)
+# --------------------------------------------------------------------------------------------
+
+class _FakeCore:
+    """Records what CudaCoreDriver.launch asks of cuda-core."""
+
+    def __init__(self):
+        self.loaded, self.configs, self.launched = [], [], []
+        core = self
+
+        class ObjectCode:
+            @staticmethod
+            def from_cubin(cubin):
+                core.loaded.append(cubin)
+                return ObjectCode()
+
+            def get_kernel(self, name):
+                return ("kernel", name)
+
+        def config(**kwargs):
+            core.configs.append(kwargs)
+            return ("config", tuple(sorted(kwargs.items())))
+
+        self.ObjectCode, self.LaunchConfig = ObjectCode, config
+
+    def launch(self, stream, config, kernel, *args):
+        self.launched.append((stream, config, kernel, args))
+
+
+def test_real_driver_loads_a_module_once_and_reuses_launch_configs(monkeypatch):
+    from asnumpy.backends.cuda import driver as driver_module
+
+    compiled = []
+    monkeypatch.setattr(driver_module.compiler, "compile_module",
+                        lambda source, arch: compiled.append((source, arch)) or b"cubin")
+    driver = object.__new__(driver_module.CudaCoreDriver)
+    core = _FakeCore()
+
+    class _Device:
+        arch = "90"
+
+    driver._core, driver._lock = core, threading.Lock()
+    driver._modules, driver._objects, driver._configs = {}, {}, {}
+    driver._device = lambda i: _Device()
+    source = 'extern "C" __global__ void k(int n) {}\nextern "C" __global__ void k_v4(int n) {}'
+    for name in ("k", "k_v4", "k", "k_v4"):
+        driver.launch(0, source, name, 3, 256, 0, [np.int32(7)], "stream")
+    assert compiled == [(source, "sm_90")] and len(core.loaded) == 1
+    assert len(core.configs) == 1 and core.configs[0] == {"grid": 3, "block": 256,
+                                                           "shmem_size": 0}
+    assert [launch[2] for launch in core.launched] == [("kernel", n)
+                                                       for n in ("k", "k_v4", "k", "k_v4")]
+    assert all(launch[3] == (np.int32(7),) and type(launch[3][0]) is np.int32
+               for launch in core.launched)

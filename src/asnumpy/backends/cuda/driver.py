@@ -98,6 +98,8 @@ class CudaCoreDriver:
                           "cuda-core": getattr(core, "__version__", "unknown")}
         self._devices = [core.Device(i) for i in range(self.discovery.device_count)]
         self._modules: dict = {}         # (device, kernel name) -> Kernel
+        self._objects: dict = {}         # (device, source) -> ObjectCode
+        self._configs: dict = {}         # (grid, block, shared bytes) -> LaunchConfig
         self._pinned_context = threading.local()   # .ready: a context is current for pinning
         self._lock = threading.Lock()
 
@@ -304,16 +306,32 @@ class CudaCoreDriver:
     # -- kernels ------------------------------------------------------------------------
 
     def launch(self, i, source, kernel_name, grid, block, shared_bytes, args, stream) -> None:
+        # ``args`` are exact: the back end marshals them to the kernel's parameter
+        # types (arguments.py), which is what cuda-core's launch packs them as.
+        # Kernels and launch configurations are cached, so a repeated launch
+        # is two dictionary lookups and cuda-core's own launch.
         key = (i, kernel_name)
         kernel = self._modules.get(key)
         if kernel is None:
-            device = self._device(i)
-            cubin = compiler.compile_module(source, f"sm_{device.arch}")
-            with self._lock:
-                kernel = self._core.ObjectCode.from_cubin(cubin).get_kernel(kernel_name)
-                self._modules[key] = kernel
-        config = self._core.LaunchConfig(grid=grid, block=block, shmem_size=shared_bytes)
+            kernel = self._load_kernel(i, source, kernel_name)
+        shape = (grid, block, shared_bytes)
+        config = self._configs.get(shape)
+        if config is None:
+            config = self._configs[shape] = self._core.LaunchConfig(
+                grid=grid, block=block, shmem_size=shared_bytes)
         self._core.launch(stream, config, kernel, *args)
+
+    def _load_kernel(self, i, source, kernel_name):
+        """Compile (through the caches) and load ``source`` once per device, then take
+        ``kernel_name`` from it (a source may hold several kernels)."""
+        device = self._device(i)
+        with self._lock:
+            module = self._objects.get((i, source))
+            if module is None:
+                cubin = compiler.compile_module(source, f"sm_{device.arch}")
+                module = self._objects[i, source] = self._core.ObjectCode.from_cubin(cubin)
+            kernel = self._modules[i, kernel_name] = module.get_kernel(kernel_name)
+        return kernel
 
 
 def _set_sides(cu, copy, kind, dst, dst_pitch, src, src_pitch) -> None:

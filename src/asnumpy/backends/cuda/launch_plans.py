@@ -41,13 +41,28 @@ def launch_grid(size: int) -> int:
 class PlanCache:
     """A bounded mapping from call keys to plans; the oldest entry leaves first when full.
 
-    ``hits`` and ``misses`` count lookups (the tests and the benchmark read them).
+    ``capacity`` may be changed at any time (0: nothing is kept); ``hits``
+    and ``misses`` count lookups (the tests and the benchmark read them).
     """
 
     def __init__(self, capacity: int = 2048):
-        self.capacity = capacity
         self.hits = self.misses = 0
         self._plans: dict = {}
+        self.capacity = capacity
+
+    @property
+    def capacity(self) -> int:
+        return self._capacity
+
+    @capacity.setter
+    def capacity(self, value: int) -> None:
+        self._capacity = value
+        self._trim(value)
+
+    def _trim(self, size: int) -> None:
+        plans = self._plans
+        while len(plans) > max(size, 0):
+            del plans[next(iter(plans))]     # dicts keep insertion order: the oldest
 
     def get(self, key):
         plan = self._plans.get(key)
@@ -58,11 +73,9 @@ class PlanCache:
         return plan
 
     def put(self, key, plan) -> None:
-        plans = self._plans
-        while plans and len(plans) >= self.capacity:
-            del plans[next(iter(plans))]     # dicts keep insertion order: the oldest
-        if self.capacity > 0:
-            plans[key] = plan
+        if self._capacity > 0:
+            self._trim(self._capacity - 1)
+            self._plans[key] = plan
 
     def clear(self) -> None:
         self._plans.clear()
