@@ -22,6 +22,9 @@ import re
 import numpy as np
 import pytest
 from _cuda_host import build, requires_compiler
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
 from test_cuda_codegen import _host_launch, _host_library, run_reduction
 
 import asnumpy as ap
@@ -310,6 +313,39 @@ def test_arg_reduction_into_strided_out_and_second_device(cuda):
     except ap.DeviceUnavailableError:
         pytest.skip("one cuda device only")
     _same(lambda xp, x: xp.argmax(x, axis=2), host, other)
+
+
+@requires_compiler
+def test_arg_reduction_outputs_zero_d_and_overlap(cuda):
+    host = _data("d", (3, 4), seed=2)
+    for axis, keepdims in [(0, False), (-1, True), (None, True)]:
+        _same(lambda xp, x: xp.argmax(x[1, 2], axis=axis, keepdims=keepdims), host, cuda)
+    _same(lambda xp, x: xp.argmin(x[1, 2], axis=1), host, cuda)             # AxisError
+    a = ap.asarray(host, device=cuda)
+    narrow = ap.zeros(3, dtype=np.int32, device=cuda)                       # NumPy casts
+    ap.argmax(a, axis=1, out=narrow)
+    np.testing.assert_array_equal(narrow.get(), np.argmax(host, axis=1).astype(np.int32))
+    # an output sharing the input's memory: NumPy's answer (through the host path)
+    ints = np.arange(4, dtype=np.intp)
+    expect = ints.copy()
+    np.argmax(expect.reshape(2, 2)[:, ::-1], axis=1, out=expect[1:3])
+    shared = ap.asarray(ints, device=cuda)
+    ap.argmax(shared.reshape(2, 2)[:, ::-1], axis=1, out=shared[1:3])
+    np.testing.assert_array_equal(shared.get(), expect)
+
+
+@requires_compiler
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(shape=array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5),
+       dtype=st.sampled_from("?hIfdF"), name=st.sampled_from(["argmax", "argmin"]),
+       steps=st.lists(st.sampled_from([-2, -1, 1, 2]), min_size=3, max_size=3),
+       data=st.data())
+def test_arg_reductions_searched(cuda, shape, dtype, name, steps, data):
+    host = _data(dtype, shape, seed=len(shape))
+    view = tuple(slice(None, None, step) for step in steps[:len(shape)])
+    axis = data.draw(st.sampled_from([None, *range(-len(shape), len(shape))]))
+    keepdims = data.draw(st.booleans())
+    _same(lambda xp, x: getattr(xp, name)(x[view], axis=axis, keepdims=keepdims), host, cuda)
 
 
 @requires_compiler
