@@ -297,3 +297,34 @@ def test_a_driver_named_in_the_environment_that_cannot_load(monkeypatch, spec, m
     monkeypatch.setenv("ASNUMPY_CUDA_DRIVER", spec)
     with pytest.raises(DeviceUnavailableError, match=f"ASNUMPY_CUDA_DRIVER={spec!r}.*{missing}"):
         load_driver()
+
+
+def _extras():
+    tomllib = pytest.importorskip("tomllib")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        "pyproject.toml")
+    if not os.path.exists(path):
+        pytest.skip("not run from a checkout")
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)["project"]["optional-dependencies"]
+
+
+@pytest.mark.parametrize("major, nvrtc", [(12, "nvidia-cuda-nvrtc-cu12"),
+                                          (13, "nvidia-cuda-nvrtc")])
+def test_each_extra_installs_one_cuda_major(major, nvrtc):
+    # the extras that discovery's messages name: bindings, NVRTC and headers of one major
+    from packaging.requirements import Requirement
+
+    requirements = {Requirement(text).name: Requirement(text).specifier
+                    for text in _extras()[f"cuda{major}"]}
+    assert discovery._PIP_EXTRA[major] == f"asnumpy[cuda{major}]"
+    assert f"{major}.9" in requirements["cuda-bindings"]
+    assert f"{major + 1}.0" not in requirements["cuda-bindings"]
+    assert nvrtc in requirements and any("runtime" in name for name in requirements)
+    assert "2.0" not in requirements["cuda-core"] and "1.9" in requirements["cuda-core"]
+
+
+def test_plain_cuda_is_cuda13_and_the_test_extra_keeps_it():
+    extras = _extras()
+    assert extras["cuda"] == ["asnumpy[cuda13]"]
+    assert any(text.startswith("asnumpy[cuda]") for text in extras["test"])
