@@ -63,6 +63,8 @@ _SMOKE = {
     "sum int64 axis=0": (lambda xp, v: xp.sum(v["i64"], axis=0), "exact"),
     "max float32 axis=1": (lambda xp, v: xp.max(v["f32"], axis=1), "exact"),
     "mean float32": (lambda xp, v: xp.mean(v["f32"]), 1e-5),
+    "argmax float64 with NaN, axis=1": (lambda xp, v: xp.argmax(v["f64"], axis=1), "exact"),
+    "argmin int32": (lambda xp, v: xp.argmin(v["i32"]), "exact"),
     "nansum float64 strided": (lambda xp, v: xp.nansum(v["f64"][::2, ::-3]), 1e-12),
 }
 _ROUND_TRIP_DTYPES = ("bool", "int8", "uint16", "int32", "int64", "float16", "float32",
