@@ -51,6 +51,28 @@ def test_memory_freed_on_one_stream_waits_before_reuse_on_another(cuda, freeing)
     np.testing.assert_array_equal(y.get(), host_data() * 2 + 1)
 
 
+@pytest.mark.parametrize("reader", ["open", "dropped"])
+def test_memory_read_on_another_stream_is_reused_after_that_read(cuda, reader):
+    # The block is allocated on the default stream, read on a user stream, freed
+    # while that read is queued and taken again by the default stream.
+    ap.synchronize(cuda)
+    cuda.memory_pool.free_all_blocks()
+    x = ap.asarray(host_data(), device=cuda)
+    ap.synchronize(cuda)
+    stream = ap.Stream(cuda)
+    with stream:
+        y = x * 2
+    if reader == "dropped":
+        del stream                       # its queued read still runs
+        gc.collect()
+    del x
+    z = ap.full(N, 7.0, device=cuda)     # the default stream's block, just freed
+    cuda.default_stream.synchronize()
+    ap.synchronize(cuda)
+    np.testing.assert_array_equal(y.get(), host_data() * 2)
+    np.testing.assert_array_equal(z.get(), np.full(N, 7.0))
+
+
 def test_freed_memory_released_to_the_driver_after_its_stream(cuda):
     pool = cuda.memory_pool
     ap.synchronize(cuda)

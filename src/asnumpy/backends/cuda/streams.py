@@ -24,6 +24,7 @@ device's ``_orphaned_errors`` for :func:`asnumpy.synchronize`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 import traceback
 import weakref
@@ -35,6 +36,10 @@ __all__ = ["CudaDefaultStream", "CudaStream", "NativeLane", "StreamOrderedReuse"
            "current_native", "current_stream"]
 
 _local = threading.local()
+# Stamps device work queued on user streams and blocks handed out, so a free
+# orders reuse only after the streams that queued work since the block was
+# handed out (the others cannot have used it).
+_work_clock = itertools.count(1)
 
 
 def current_stream(device):
@@ -70,7 +75,7 @@ class NativeLane:
     """
 
     __slots__ = ("driver", "index", "device", "native", "errors", "orphaned", "final_event",
-                 "__weakref__")
+                 "last_work", "__weakref__")
 
     def __init__(self, device, native):
         self.driver, self.index, self.device = device.backend.driver, device.index, device
@@ -78,6 +83,7 @@ class NativeLane:
         self.errors = []
         self.orphaned = False       # its stream was collected: errors go to the device
         self.final_event = None     # recorded at close: the end of the stream's work
+        self.last_work = 0          # _work_clock when device work was last queued here
 
     def report(self, exc) -> None:
         """Keep ``exc`` for the stream's next synchronize (the device's, once orphaned)."""
@@ -105,6 +111,7 @@ class NativeLane:
             self.final_event = self.record()
             self.native = None
             self.driver.destroy_stream(native)
+            self.device.memory_pool._ordering.closed(self)   # blocks still wait for it
 
 
 def _release_collected(lane) -> None:
@@ -223,6 +230,7 @@ class CudaStream(_NativeStreamMixin, Stream):
         driver.make_current(self.device.index)
         self._lane = NativeLane(self.device, driver.create_stream(self.device.index))
         self._reuse_key = self._lane         # the pool's key: does not keep the stream alive
+        self.device.memory_pool._ordering.track(self._lane)
         weakref.finalize(self, _release_collected, self._lane)
         self.device._streams.add(self)
 
@@ -243,6 +251,7 @@ class CudaStream(_NativeStreamMixin, Stream):
             lane.report(exc)
         finally:
             _local.stream = previous
+            lane.last_work = next(_work_clock)   # after: blocks allocated inside count
 
     def close(self) -> None:
         """Wait for the pending work, destroy the CUDA stream and raise its first error.
@@ -270,67 +279,97 @@ class CudaDefaultStream(_NativeStreamMixin, DefaultStream):
 class StreamOrderedReuse:
     """The memory pool's stream-ordering hooks for one cuda device (see ``MemoryPool``).
 
-    A block comes back filed under the stream it was allocated on (a user
-    stream's :class:`NativeLane`, or None for the default stream); an event is
-    recorded there at once, so a stream that later takes the block waits for
-    the work queued before the free, and only for that (``cuStreamWaitEvent``:
-    the host does not wait).  Releasing a block to the driver frees it on its
-    stream (``cuMemFreeAsync``), after that stream's work.  Called under the
-    pool's lock, never from a finalizer.
+    When a block comes back, an event is recorded on every stream of the
+    device that may have used it: the default stream, and the user streams
+    (open, closed or dropped) that queued device work since the block was
+    handed out.  Any work that used the block was queued before its last
+    reference went, so a stream that takes the block again waits
+    (``cuStreamWaitEvent``: the host does not) for the work queued before the
+    free on those streams -- also when the block was allocated on one stream
+    and used on another.  Releasing a block to the driver frees it on its own stream
+    (``cuMemFreeAsync``) after the same waits.  Called under the pool's lock,
+    never from a finalizer.
     """
 
     def __init__(self, device):
         self.device = device
         self.driver, self.index = device.backend.driver, device.index
-        self._events: dict = {}      # id(handle) -> (lane, event recorded at its free)
+        self._events: dict = {}      # id(handle) -> [(lane, event recorded at its free)]
+        self._born: dict = {}        # id(handle) -> _work_clock when it was handed out
         self._spare: list = []       # driver events to record again
+        self._open = weakref.WeakSet()   # lanes of the device's live user streams
+        self._closed: list = []      # closed lanes whose last work may not have run
+
+    def track(self, lane) -> None:
+        """Count ``lane`` (a new user stream's) among the streams blocks may be used on."""
+        self._open.add(lane)
+
+    def closed(self, lane) -> None:
+        """``lane`` was closed (maybe in a finalizer: only appends)."""
+        self._closed.append(lane)
 
     def _lane(self, key) -> NativeLane:
         return self.device.default_stream._lane if key is None else key
 
+    def _users(self, handle) -> list:
+        """The streams that may have used ``handle``: the default one, and the user
+        streams that queued device work since it was handed out."""
+        born = self._born.pop(id(handle), 0)
+        if len(self._closed) > 8:    # now and then, forget closed lanes whose work has run
+            self._closed = [lane for lane in self._closed
+                            if not self.driver.event_query(lane.final_event)]
+        return [self._lane(None), *(lane for lane in (*self._open, *self._closed)
+                                    if lane.last_work > born)]
+
     def allocated(self, handle, key) -> None:
         """A fresh block is ordered on the default stream (the driver allocates there):
         a user stream that takes it waits for that point."""
+        self._born[id(handle)] = next(_work_clock)
         if key is not None and key.native is not None:
             _wait_for(key, self._lane(None))
 
     def freed(self, handle, key) -> None:
-        lane = self._lane(key)
-        if lane.native is None:      # a closed stream: its end is the free
-            self._events[id(handle)] = (lane, lane.final_event)
-            return
         driver = self.driver
         driver.make_current(self.index)
-        event = self._spare.pop() if self._spare else driver.create_event(self.index)
-        driver.record(event, lane.native)
-        self._events[id(handle)] = (lane, event)
+        marks = []
+        for lane in self._users(handle):
+            native = lane.native
+            if native is None:       # a closed stream: its end
+                marks.append((lane, lane.final_event))
+                continue
+            event = self._spare.pop() if self._spare else driver.create_event(self.index)
+            driver.record(event, native)
+            marks.append((lane, event))
+        self._events[id(handle)] = marks
 
-    def _recycle(self, lane, event) -> None:
-        if event is not lane.final_event:
-            self._spare.append(event)
+    def _wait(self, lane, handle) -> None:
+        """``lane``'s later work waits for the other streams' work before the free."""
+        marks = self._events.pop(id(handle), ())
+        driver = self.driver
+        for other, event in marks:
+            if other is not lane:
+                driver.wait(lane.native, event)
+            if event is not other.final_event:
+                self._spare.append(event)
 
     def reused(self, handle, key) -> None:
-        entry = self._events.pop(id(handle), None)
-        if entry is None:
-            return
-        lane, event = entry
+        self._born[id(handle)] = next(_work_clock)
         taker = self._lane(key)
-        if lane is not taker and taker.native is not None:
-            self.driver.make_current(self.index)
-            self.driver.wait(taker.native, event)
-        self._recycle(lane, event)
+        if taker.native is None:     # a closed stream cannot queue work: nothing to order
+            self._events.pop(id(handle), None)
+            return
+        self.driver.make_current(self.index)
+        self._wait(taker, handle)
 
     def release(self, handle, key) -> None:
-        lane, event = self._events.pop(id(handle), None) or (self._lane(key), None)
-        driver = self.driver
-        driver.make_current(self.index)
-        stream = lane.native
-        if stream is None:           # a closed stream: free on the default one, after it
-            stream = self._lane(None).native
-            driver.wait(stream, lane.final_event)
-        driver.free(self.index, handle, stream)
-        if event is not None:
-            self._recycle(lane, event)
+        lane = self._lane(key)
+        if lane.native is None:      # a closed stream: free on the default one, after it
+            lane = self._lane(None)
+        self.driver.make_current(self.index)
+        if id(handle) not in self._events:   # returned while the pool is disabled
+            self.freed(handle, key)
+        self._wait(lane, handle)
+        self.driver.free(self.index, handle, lane.native)
 
 
 def _wait_for(waiter: NativeLane, producer: NativeLane) -> None:
