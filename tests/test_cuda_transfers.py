@@ -190,7 +190,7 @@ def test_staging_pool_reuses_a_block_only_once_its_copy_completed(cuda, emulated
     pool = staging.StagingPool(driver, chunk_bytes=staging.MIN_BLOCK,
                                capacity_bytes=2 * staging.MIN_BLOCK)
     device_memory = ap.empty(staging.MIN_BLOCK, np.uint8, device=cuda)
-    first, second = pool.acquire(100), pool.acquire(100)
+    first, second = pool.acquire(100, index), pool.acquire(100, index)
     assert first.memory.ctypes.data != second.memory.ctypes.data and pool.allocations == 2
     for k, (block, value) in enumerate([(first, 7), (second, 9)]):
         block.memory[:] = value
@@ -199,7 +199,7 @@ def test_staging_pool_reuses_a_block_only_once_its_copy_completed(cuda, emulated
                          native)
         pool.release(block, index, native)
     assert driver.pending(native) > 0       # the copies are queued, not run
-    again = pool.acquire(100)               # full: waits for a copy to complete, then reuses
+    again = pool.acquire(100, index)        # full: waits for a copy to complete, then reuses
     assert again in (first, second) and pool.allocations == 2
     again.memory[:] = 0                     # the host reuses the block at once
     stream.synchronize()
@@ -299,3 +299,14 @@ def test_fallback_keeps_aliasing_views_consistent(cuda):
     reversed_view = c[::-1]
     reversed_view.sort()                         # writes the buffer through a reversed view
     np.testing.assert_array_equal(c.get(), np.sort(host)[::-1])
+
+
+def test_copies_to_two_gpus_share_the_pinned_pool(cuda):
+    other = ap.Device("cuda:1")
+    host = random_array((5 * cuda.backend.staging.chunk_bytes // 8,), np.dtype(np.float64))
+    for _ in range(2):                # blocks in flight for one GPU while the other copies
+        on_other = ap.asarray(host, device=other)
+        here = ap.asarray(host, device=cuda)
+        back = ap.asnumpy(here[::-1])
+        np.testing.assert_array_equal(ap.asnumpy(on_other), host)
+        np.testing.assert_array_equal(back, host[::-1])

@@ -69,8 +69,18 @@ class StagingPool:
         self.held_bytes = 0                        # pinned bytes allocated and not freed
         self.allocations = 0                       # blocks ever allocated (reuse shows here)
 
-    def acquire(self, nbytes: int) -> StagingBlock:
-        """A block of at least ``nbytes`` (at most ``chunk_bytes``) that no copy is using."""
+    def acquire(self, nbytes: int, device: int) -> StagingBlock:
+        """A block of at least ``nbytes`` (at most ``chunk_bytes``) that no copy is using.
+
+        Waiting for blocks of other GPUs' copies makes their contexts current:
+        ``device``'s is made current again before this returns.
+        """
+        try:
+            return self._acquire(nbytes)
+        finally:
+            self.driver.make_current(device)
+
+    def _acquire(self, nbytes: int) -> StagingBlock:
         if nbytes > self.chunk_bytes:
             raise ValueError(f"staging: {nbytes} bytes requested, more than a chunk "
                              f"({self.chunk_bytes})")

@@ -250,7 +250,7 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
     pool = copier.pool
     for index, start, shape, strides in copier.pieces():
         try:
-            block = pool.acquire(math.prod(shape) * layout.itemsize)
+            block = pool.acquire(math.prod(shape) * layout.itemsize, device_index)
         except MemoryError:              # no pinned memory to be had: the driver stages
             piece = np.empty(shape, region.dtype)
             np.copyto(piece, copier.host[index], casting="unsafe")
@@ -296,7 +296,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
     try:
         for index, start, shape, strides in copier.pieces():
             try:
-                block = pool.acquire(math.prod(shape) * layout.itemsize)
+                block = pool.acquire(math.prod(shape) * layout.itemsize, device_index)
             except MemoryError:          # the driver stages pageable memory itself
                 piece = np.empty(shape, region.dtype)
                 copier.issue("dtoh", start, copier.plan(shape, strides), piece)
