@@ -124,8 +124,8 @@ def _launch_cpu(schedule, device, arrays, partials, scalars, sizes):
 
             def piece(i, function=function, count=count, pieces=pieces):
                 if function(count * i // pieces, count * (i + 1) // pieces, *values):
-                    raise MemoryError(f"asnumpy.fuse: out of memory for a row buffer of "
-                                      f"{device} (rows of {rows} elements)")
+                    raise MemoryError(f"asnumpy.fuse: no host memory for the row buffers "
+                                      f"of {schedule.rshape} elements each")
 
             if pieces == 1:
                 piece(0)

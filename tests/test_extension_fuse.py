@@ -1,0 +1,433 @@
+"""asnumpy.fuse: fused results against the same function run op by op (and NumPy)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import asnumpy as ap
+from asnumpy.extension._toolchain import CompilerNotFoundError, compiler_command
+from asnumpy.extension.fusion import Fusion, FusionFallbackWarning, fuse
+
+try:
+    compiler_command()
+except CompilerNotFoundError:
+    pytest.skip("no C++ compiler for fused cpu kernels", allow_module_level=True)
+
+
+def _unfused(function, *args):
+    """The function op by op (the reference fusion must equal)."""
+    return function.__wrapped__(*args)
+
+
+def _host(value):
+    return tuple(map(_host, value)) if isinstance(value, tuple) else ap.asnumpy(value)
+
+
+def _check(function, *args, exact=True, rtol=1e-6, device=None):
+    """Fused and unfused results agree (values, dtypes, shapes); no fallback warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FusionFallbackWarning)
+        got = function(*args)
+    want = _unfused(function, *args)
+    got_t, want_t = (got, want) if isinstance(got, tuple) else ((got,), (want,))
+    assert len(got_t) == len(want_t)
+    for g, w in zip(got_t, want_t):
+        assert isinstance(g, ap.ndarray)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if device is not None:
+            assert g.device == device
+        g, w = ap.asnumpy(g), ap.asnumpy(w)
+        if exact:
+            np.testing.assert_array_equal(g, w)
+        else:
+            np.testing.assert_allclose(g, w, rtol=rtol, atol=0)
+    return got
+
+
+def _random(shape, dtype, seed=0, device=None, low=-4, high=4):
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        host = rng.random(shape) > 0.5
+    elif dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        host = rng.integers(max(info.min, -100), min(info.max, 100), shape, dtype=dtype)
+    elif dtype.kind == "c":
+        host = (rng.uniform(low, high, shape) + 1j * rng.uniform(low, high, shape)).astype(dtype)
+    else:
+        host = rng.uniform(low, high, shape).astype(dtype)
+    return ap.asarray(host, device=device)
+
+
+@fuse
+def _expression(a, b, c):
+    return a * b + c * 2 - ap.sqrt(ap.absolute(a))
+
+
+@fuse
+def _sum_of_products(a, b):
+    return ap.sum(a * b)
+
+
+@fuse(kernel_name="softmax")
+def _softmax(x):
+    m = x.max(axis=-1, keepdims=True)
+    e = ap.exp(x - m)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# -- elementwise ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_float_expression_is_bit_exact(dtype):
+    a, b, c = (_random((37, 53), dtype, seed) for seed in range(3))
+    _check(_expression, a, b, c)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "uint64"])
+def test_integer_ops_are_bit_exact(dtype):
+    @fuse
+    def f(a, b):
+        return (a * b - (b << 1)) // 3 + (a ^ b) % 7 - ap.maximum(a, b)
+
+    _check(f, _random((41, 29), dtype, 1), _random((41, 29), dtype, 2))
+
+
+def test_complex_and_bool():
+    @fuse
+    def f(z, w, mask):
+        return (z * w + ap.conjugate(z)) * mask
+
+    # complex products round like the cuda op table's formula (NumPy's SIMD loop uses FMA)
+    z, w = _random((10, 7), "complex64", 1), _random((10, 7), "complex64", 2)
+    _check(f, z, w, _random((10, 7), "bool", 3), exact=False, rtol=1e-6)
+
+    @fuse
+    def g(a, b):
+        return (a & ~b) | ap.logical_xor(a, b)
+
+    _check(g, _random(50, "bool", 4), _random(50, "bool", 5))
+
+
+def test_promotion_and_weak_scalars():
+    @fuse
+    def f(a, b, s):
+        return a * s + b / 3 - (a > 1.5)
+
+    i8, f32 = _random((6, 5), "int8", 1), _random((6, 5), "float32", 2)
+    out = _check(f, i8, f32, 2)                        # int8 * 2 stays int8 (NEP 50)
+    assert out.dtype == np.float32
+    _check(f, i8, f32, 2.5)                            # a Python float takes float64
+    _check(f, i8, f32, np.float64(2.0))                # a NumPy scalar is strong
+    assert f(i8, f32, 2.5).dtype == np.float64
+
+
+def test_out_of_range_scalar_is_numpys_error():
+    @fuse
+    def f(a, s):
+        return a + s
+
+    a = _random(4, "int8")
+    _check(f, a, 3)
+    with pytest.raises(OverflowError):
+        f(a, 1000)
+
+
+def test_broadcasting_scalars_and_0d():
+    @fuse
+    def f(a, b, c):
+        return ap.sin(a) * b + c
+
+    _check(f, _random((3, 1, 5), "float64", 1), _random((4, 1), "float64", 2),
+           _random((), "float64", 3))
+    zero_d = _check(f, _random((), "float32", 4), _random((), "float32", 5), 1.0)
+    assert zero_d.shape == ()
+
+
+def test_non_contiguous_and_negative_strides():
+    base = _random((20, 30), "float32", 1)
+    other = _random((30, 20), "float32", 2)
+    _check(_expression, base[::2, ::-3], other.T[::2, ::-3], base[1::2, 2::3])
+    _check(_sum_of_products, base[::-1, 1::2], other.T[:, ::2], exact=False, rtol=1e-5)
+
+
+def test_empty_inputs_run_op_by_op_silently():
+    a = ap.zeros((0, 4), dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _expression(a, a, a).shape == (0, 4)
+        assert float(_sum_of_products(a, a)) == 0.0
+
+
+def test_several_outputs_and_in_place_operators():
+    @fuse
+    def f(a, b):
+        t = a * b
+        t += 1
+        t *= a
+        return t, a - b, t
+
+    a, b = _random((9, 8), "float64", 1), _random((9, 8), "float64", 2)
+    first, second, third = _check(f, a, b)
+    assert first is third
+
+
+def test_returning_an_argument():
+    @fuse
+    def f(a, b):
+        return a, a + b
+
+    a, b = _random(5, "float32", 1), _random(5, "float32", 2)
+    same, total = f(a, b)
+    assert same is a
+    np.testing.assert_array_equal(ap.asnumpy(total), ap.asnumpy(a) + ap.asnumpy(b))
+
+
+def test_power_shortcuts_and_astype():
+    @fuse
+    def f(a):
+        return (a ** 2 + a ** 0.5 + a ** -1 + a ** 3).astype(np.float32)
+
+    _check(f, _random((7, 3), "float64", 1, low=0.5, high=3))
+
+
+# -- reductions ----------------------------------------------------------------------------
+
+@fuse
+def _all_sums(a):
+    return ap.sum(a * 3), ap.min(a, axis=(0, 1)), ap.max(a - 1)
+
+
+@fuse
+def _row_products(a):
+    return a.prod(axis=1), a.max(axis=1, keepdims=True) + 1
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64", "bool"])
+def test_integer_reductions_are_exact(dtype):
+    a = _random((33, 5), dtype, 7)
+    _check(_all_sums, a)
+    _check(_row_products, a)
+
+
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (1, True), (-1, False),
+                                           ((0, 2), True), ((1, 2), False)])
+def test_float_reductions_along_axes(axis, keepdims):
+    @fuse
+    def f(a, b):
+        return (a * b - 1).sum(axis=axis, keepdims=keepdims)
+
+    a, b = _random((6, 70, 9), "float32", 1), _random((6, 70, 9), "float32", 2)
+    _check(f, a, b, exact=False, rtol=1e-5)
+
+
+def test_long_reduction_uses_chunks_and_matches_numpy():
+    a = _random(200_001, "float32", 3, low=0, high=1)
+    b = _random(200_001, "float32", 4, low=0, high=1)
+    got = _check(_sum_of_products, a, b, exact=False, rtol=1e-5)
+    want = np.sum(ap.asnumpy(a).astype(np.float64) * ap.asnumpy(b))
+    assert abs(float(got) - want) / want < 1e-5
+
+
+def test_reductions_are_deterministic_across_thread_counts():
+    from asnumpy.backends.cpu import parallel
+
+    a = _random((3, 300_000), "float32", 5)
+    saved = parallel.thread_count()
+    try:
+        parallel.set_thread_count(1)
+        one = ap.asnumpy(_sum_of_products(a, a))
+        parallel.set_thread_count(4)
+        four = ap.asnumpy(_sum_of_products(a, a))
+    finally:
+        parallel.set_thread_count(saved)
+    assert one.tobytes() == four.tobytes()
+
+
+def test_max_min_propagate_nan():
+    @fuse
+    def f(a):
+        return ap.max(a * 2, axis=1), ap.min(a, axis=1)
+
+    host = np.arange(40, dtype=np.float64).reshape(4, 10)
+    host[1, 3] = np.nan
+    host[2, 9] = -np.inf
+    _check(f, ap.asarray(host))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "float16"])
+def test_mean(dtype):
+    a = _random((40, 30), dtype, 8)
+    rtol = 2e-3 if dtype == "float16" else 1e-5
+    for f in (fuse(lambda a: a.mean(axis=0)), fuse(lambda a: ap.mean(a * 2, axis=-1,
+                                                                         keepdims=True)),
+              fuse(lambda a: ap.mean(a))):
+        _check(f, a, exact=False, rtol=rtol)
+
+
+def test_softmax_matches_numpy_within_ulps():
+    x = _random((64, 300), "float32", 9, low=-30, high=30)
+    got = ap.asnumpy(_check(_softmax, x, exact=False, rtol=2e-6))
+    host = ap.asnumpy(x)
+    e = np.exp(host - host.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(got, e / e.sum(axis=-1, keepdims=True), rtol=2e-6)
+
+
+def test_exp_within_two_ulp_of_numpy():
+    @fuse
+    def f(a):
+        return ap.exp(a)
+
+    host = np.concatenate([np.random.default_rng(1).uniform(-104, 89, 100_000),
+                           [np.nan, np.inf, -np.inf, 0.0, -0.0, 88.7, -103.9, 89.0]])
+    for dtype in ("float32", "float64"):
+        values = host.astype(dtype)
+        got = ap.asnumpy(f(ap.asarray(values)))
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_max_ulp(got, np.exp(values), maxulp=2)
+
+
+def test_centering_with_a_reduction_along_leading_axes():
+    @fuse
+    def f(a):
+        return a - a.mean(axis=0)
+
+    _check(f, _random((50, 7), "float64", 2), exact=False, rtol=1e-12)
+
+
+# -- fallbacks ---------------------------------------------------------------------------------
+
+def test_unsupported_op_warns_once_naming_it():
+    @fuse
+    def f(a):
+        return ap.matmul(a, a) + 1
+
+    a = _random((3, 3), "float64", 1)
+    with pytest.warns(FusionFallbackWarning, match="matmul"):
+        first = f(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        second = f(a)                                 # no second warning
+    np.testing.assert_array_equal(ap.asnumpy(first), ap.asnumpy(second))
+    np.testing.assert_array_equal(ap.asnumpy(first),
+                                  ap.asnumpy(a) @ ap.asnumpy(a) + 1)
+
+
+def test_python_branching_on_values_falls_back():
+    @fuse
+    def f(a):
+        if ap.sum(a) > 0:
+            return a * 2
+        return a * 3
+
+    a = _random(10, "float64", 1)
+    with pytest.warns(FusionFallbackWarning, match="branching"):
+        got = f(a)
+    host = ap.asnumpy(a)
+    np.testing.assert_array_equal(ap.asnumpy(got), host * (2 if host.sum() > 0 else 3))
+
+
+def test_other_functions_fall_back_naming_the_line():
+    @fuse
+    def f(a):
+        return ap.cumsum(a) * 2
+
+    a = _random(10, "int32", 1)
+    with pytest.warns(FusionFallbackWarning, match="cumsum"):
+        got = f(a)
+    np.testing.assert_array_equal(ap.asnumpy(got), np.cumsum(ap.asnumpy(a)) * 2)
+
+
+def test_shape_patterns_one_kernel_cannot_run_fall_back():
+    @fuse
+    def f(a, b):
+        return a.sum(axis=0) + b.sum(axis=1)        # reductions along different axes
+
+    a = _random((4, 4), "float64", 1)
+    with pytest.warns(FusionFallbackWarning, match="cannot fuse .* axes"):
+        got = f(a, a)
+    host = ap.asnumpy(a)
+    np.testing.assert_allclose(ap.asnumpy(got), host.sum(0) + host.sum(1))
+
+
+def test_function_errors_are_numpys_and_not_warnings():
+    @fuse
+    def f(a, b):
+        return a + b
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FusionFallbackWarning)
+        with pytest.raises(ValueError, match="broadcast"):
+            f(_random(3, "float32"), _random(4, "float32"))
+
+
+# -- caching and the decorator -----------------------------------------------------------------
+
+def test_traces_and_plans_are_cached_per_signature():
+    calls = []
+
+    @fuse
+    def f(a, b):
+        calls.append(1)
+        return a * b + 1
+
+    a, b = _random((5, 4), "float32", 1), _random((5, 4), "float32", 2)
+    f(a, b)
+    f(a, b)
+    f(_random((5, 4), "float32", 3), b)
+    assert len(calls) == 1                           # traced once for (float32, float32)
+    f(a.astype(np.float64), b)
+    assert len(calls) == 2                           # new dtypes: traced again
+    f(a[:, ::2], b[:, ::2])
+    assert len(calls) == 3
+    f.clear_cache()
+    f(a, b)
+    assert len(calls) == 4
+
+
+def test_decorator_forms():
+    assert isinstance(_expression, Fusion) and _expression.kernel_name == "_expression"
+    assert _softmax.kernel_name == "softmax"
+    assert _softmax.__name__ == "_softmax"
+    assert ap.fuse is fuse
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        fuse(name="x")
+
+
+def test_two_cpu_devices():
+    a = _random((8, 8), "float32", 1, device="cpu:1")
+    b = _random((8, 8), "float32", 2, device="cpu:1")
+    _check(_expression, a, b, a, device=ap.Device("cpu:1"))
+    with pytest.raises(ValueError, match="different devices"):
+        _expression(a, _random((8, 8), "float32", 2, device="cpu:0"), a)
+
+
+def test_user_stream():
+    a, b = _random((64, 64), "float32", 1), _random((64, 64), "float32", 2)
+    stream = ap.Stream()
+    with stream:
+        got = _sum_of_products(a, b)
+    stream.synchronize()
+    np.testing.assert_allclose(float(got), float(np.sum(ap.asnumpy(a) * ap.asnumpy(b))),
+                               rtol=1e-5)
+
+
+# -- cuda (emulated driver unless a GPU is present) --------------------------------------------
+
+def test_cuda_fused_kernels(cuda):
+    a, b, c = (_random((23, 17), "float32", seed, device=cuda) for seed in range(3))
+    _check(_expression, a, b, c, device=cuda)
+    _check(_sum_of_products, a, b, exact=False, rtol=1e-5, device=cuda)
+    _check(_softmax, a, exact=False, rtol=1e-6, device=cuda)
+    i = _random((9, 40_000), "int32", 4, device=cuda)
+
+    _check(_row_products, i, device=cuda)
+    _check(_all_sums, i, device=cuda)
+
+
+def test_cuda_one_launch_per_elementwise_fusion(emulated_driver, cuda):
+    a, b, c = (_random((5, 6), "float64", seed, device=cuda) for seed in range(3))
+    before = len(emulated_driver.launches)
+    _expression(a, b, c)
+    assert len(emulated_driver.launches) == before + 1
