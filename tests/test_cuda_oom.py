@@ -123,6 +123,16 @@ def test_cuda_core_out_of_memory_becomes_memory_error():
     assert driver.calls[-3:] == ["alloc", "synchronize", "alloc"]
 
 
+def test_an_unnamed_out_of_memory_status_is_recognised():
+    # cuda-core's text when cuGetErrorName fails: the bare status number (2)
+    driver = _FakeDriver(_cuda_core_error("UNEXPECTED ERROR CODE: 2"), failures=2)
+    with pytest.raises(MemoryError):
+        CudaAllocator(driver, 0).alloc(16)
+    other = _cuda_core_error("UNEXPECTED ERROR CODE: 20")
+    with pytest.raises(type(other), match="CODE: 20"):
+        CudaAllocator(_FakeDriver(other, failures=2), 0).alloc(16)
+
+
 def test_out_of_memory_then_success_after_synchronize():
     error = _cuda_core_error("CUDA_ERROR_OUT_OF_MEMORY: out of memory")
     driver = _FakeDriver(error, failures=1)

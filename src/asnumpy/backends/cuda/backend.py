@@ -71,9 +71,14 @@ class CudaAllocator:
 
 
 def _out_of_memory(exc) -> bool:
-    """Whether a driver error is CUDA_ERROR_OUT_OF_MEMORY (cuda-core's errors, like the
-    emulator's, begin with the CUresult's name; its fallback text holds the name too)."""
-    return "CUDA_ERROR_OUT_OF_MEMORY" in str(exc)
+    """Whether a driver error is CUDA_ERROR_OUT_OF_MEMORY.
+
+    cuda-core's CUDAError (like the emulator's) begins with the CUresult's
+    name; when the driver cannot even name the status, cuda-core says
+    ``UNEXPECTED ERROR CODE: 2`` (2 is CUDA_ERROR_OUT_OF_MEMORY).
+    """
+    text = str(exc)
+    return "CUDA_ERROR_OUT_OF_MEMORY" in text or text == "UNEXPECTED ERROR CODE: 2"
 
 
 def _layout_order(array):
