@@ -229,6 +229,15 @@ def _direct_download(copier: _Copier, dtype) -> None:
         np.copyto(host, target, casting="unsafe")
 
 
+def _copier(backend, stream, device_index, region, host) -> _Copier | None:
+    """The copy of the non-empty ``region`` with ``host``; None when no 2D/3D copy serves."""
+    layout = region_layout(region)
+    if copy_plan(layout.shape, layout.strides, layout.itemsize,
+                 backend.max_pitch(device_index)) is None:
+        return None
+    return _Copier(backend, stream, device_index, layout, host, region.dtype)
+
+
 def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> bool:
     """Queue the copy of ``host`` (broadcast to the region's shape, cast) into ``region``.
 
@@ -238,12 +247,10 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
     """
     if 0 in region.shape:
         return True
-    layout = region_layout(region)
-    if copy_plan(layout.shape, layout.strides, layout.itemsize,
-                 backend.max_pitch(device_index)) is None:
+    copier = _copier(backend, stream, device_index, region, np.broadcast_to(host, region.shape))
+    if copier is None:
         return False
-    copier = _Copier(backend, stream, device_index, layout,
-                     np.broadcast_to(host, region.shape), region.dtype)
+    layout = copier.layout
     if not copier.staged():
         _direct_upload(copier, region.dtype)
         return True
@@ -274,11 +281,10 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
     """
     if 0 in region.shape:
         return True
-    layout = region_layout(region)
-    if copy_plan(layout.shape, layout.strides, layout.itemsize,
-                 backend.max_pitch(device_index)) is None:
+    copier = _copier(backend, stream, device_index, region, host)
+    if copier is None:
         return False
-    copier = _Copier(backend, stream, device_index, layout, host, region.dtype)
+    layout = copier.layout
     if not copier.staged():
         _direct_download(copier, region.dtype)
         return True
