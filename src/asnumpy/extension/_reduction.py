@@ -234,8 +234,9 @@ class ReductionKernel(UserKernel):
         decls += ["long long _out_size", *(f"long long _out_shape_{d}" for d in range(nk)),
                   "long long _red_size", *(f"long long _red_shape_{d}" for d in range(nr))]
         identity = "false" if self.identity is None else "true"
+        # user fragments end with a newline: a trailing // comment ends there
         initial = "_type_reduce()" if self.identity is None else \
-            f"_type_reduce({self.identity})"
+            f"_type_reduce({self.identity}\n)"
         head = (f"{typedefs(bound)}typedef {self._reduce_ctype()} _type_reduce;\n"
                 f"{self.preamble}\n")
         indexers = (
@@ -248,13 +249,13 @@ class ReductionKernel(UserKernel):
         set_red = "_red_ind.set(_r);" if nr else ""
         accumulate = (
             f"{set_red}\n            " + "\n            ".join(inputs)
-            + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr});"
+            + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr}\n);"
             + "\n            if (_has) { _type_reduce a = _acc, b = _m; _acc = ("
-            + f"{self.reduce_expr}); }} else {{ _acc = _m; _has = true; }}")
+            + f"{self.reduce_expr}\n); }} else {{ _acc = _m; _has = true; }}")
         combine = ("if (_has2) { if (_has) { _type_reduce a = _acc, b = @B@; _acc = ("
-                   + self.reduce_expr + "); } else { _acc = @B@; _has = true; } }")
+                   + self.reduce_expr + "\n); } else { _acc = @B@; _has = true; } }")
         post = ("{ " + " ".join(outputs) + " _type_reduce a = _acc; "
-                + self.post_map_expr + "; }")
+                + self.post_map_expr + "\n; }")
         if kind == "cpu":
             body = head + self._cpu_body(decls, indexers, set_out, identity, initial,
                                          accumulate, combine, post)
