@@ -8,6 +8,8 @@ bytes, through pinned memory or not -- only on the emulator
 pinned)``).
 """
 
+import hypothesis
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 from _cuda_host import requires_compiler
@@ -310,3 +312,34 @@ def test_copies_to_two_gpus_share_the_pinned_pool(cuda):
         back = ap.asnumpy(here[::-1])
         np.testing.assert_array_equal(ap.asnumpy(on_other), host)
         np.testing.assert_array_equal(back, host[::-1])
+
+
+@st.composite
+def views(draw):
+    """(host array, index) for a random view of a random C or F array of up to 4 axes."""
+    shape = tuple(draw(st.lists(st.integers(1, 7), min_size=0, max_size=4)))
+    dtype = np.dtype(draw(st.sampled_from([np.int8, np.int16, np.float32, np.complex128])))
+    host = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(dtype)
+    if draw(st.booleans()):
+        host = np.asfortranarray(host)
+    index = tuple(slice(draw(st.integers(0, n - 1)), None, draw(st.sampled_from([1, 2, -1, -3])))
+                  for n in shape)
+    return host, index
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["direct", "tiny-chunks"])
+@hypothesis.settings(max_examples=60, deadline=None,
+                     suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture])
+@hypothesis.given(case=views())
+def test_random_views_round_trip(cuda, monkeypatch, chunked, case):
+    host, index = case
+    if chunked:                       # every copy staged, in pieces of a few elements
+        monkeypatch.setattr(transfers, "STAGE_MIN", 0)
+        monkeypatch.setattr(cuda.backend, "staging", staging.StagingPool(
+            cuda.backend.driver, chunk_bytes=48, capacity_bytes=4 * staging.MIN_BLOCK))
+    a = ap.asarray(host, device=cuda, order="K")
+    np.testing.assert_array_equal(a[index].get(), host[index])
+    target, want = ap.zeros(host.shape, host.dtype, device=cuda), np.zeros_like(host)
+    target[index] = host[index][..., ::-1] if host.ndim else host[index]
+    want[index] = host[index][..., ::-1] if host.ndim else host[index]
+    np.testing.assert_array_equal(target.get(), want)

@@ -205,6 +205,10 @@ class _Copier:
             start, shape, strides = _piece(self.layout, index)
             yield index, start, shape, strides
 
+    def host_piece(self, index) -> np.ndarray:
+        """The NumPy side of piece ``index`` (an array, also when 0-d)."""
+        return self.host[index + (Ellipsis,)]
+
     def block_view(self, block, shape):
         nbytes = math.prod(shape) * self.layout.itemsize
         return block.memory[:nbytes].view(self.dtype).reshape(shape)
@@ -260,12 +264,12 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
             block = pool.acquire(math.prod(shape) * layout.itemsize, device_index)
         except MemoryError:              # no pinned memory to be had: the driver stages
             piece = np.empty(shape, region.dtype)
-            np.copyto(piece, copier.host[index], casting="unsafe")
+            np.copyto(piece, copier.host_piece(index), casting="unsafe")
             copier.issue("htod", start, copier.plan(shape, strides), piece)
             continue
         try:
             staged = copier.block_view(block, shape)
-            np.copyto(staged, copier.host[index], casting="unsafe")
+            np.copyto(staged, copier.host_piece(index), casting="unsafe")
             copier.issue("htod", start, copier.plan(shape, strides), staged)
         finally:
             # reusable once the stream has passed the copy (also after a failed one)
@@ -295,7 +299,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
         try:
             driver.make_current(device_index)
             driver.event_sync(event)
-            np.copyto(copier.host[index], copier.block_view(block, shape), casting="unsafe")
+            np.copyto(copier.host_piece(index), copier.block_view(block, shape), casting="unsafe")
         finally:
             pool.release(block)
 
@@ -306,7 +310,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
             except MemoryError:          # the driver stages pageable memory itself
                 piece = np.empty(shape, region.dtype)
                 copier.issue("dtoh", start, copier.plan(shape, strides), piece)
-                np.copyto(copier.host[index], piece, casting="unsafe")
+                np.copyto(copier.host_piece(index), piece, casting="unsafe")
                 continue
             try:
                 copier.issue("dtoh", start, copier.plan(shape, strides),
