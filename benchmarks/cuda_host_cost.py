@@ -18,6 +18,8 @@ Columns, in microseconds per call (median over ``repeats`` runs of
 * ``op``: the whole call as a user makes it (front end, pool, back end);
 * ``back end``: the cuda ``ufunc`` kernel function alone, called with the
   op's operands and output (plan lookup, addresses, scalars, launch);
+* ``pool``: taking the output's block from the device's memory pool and
+  giving it back (the part of ``op`` that ``out=`` saves);
 * ``unplanned``: the same with the back end's plan cache switched off,
   so every call plans, as every call did before plans were cached.
 
@@ -116,7 +118,7 @@ def main(argv=None):
     print(machine_line(f"{device} ({driver.name(0)}, kernel execution excluded)"))
     print()
     header = (f"{'op':<16} {'layout':<11} {'size':>9} | {'op':>7} | {'back end':>8} | "
-              f"{'unplanned':>9} | launches")
+              f"{'pool':>7} | {'unplanned':>9} | launches")
     print(header)
     print("-" * len(header))
     real_launch, real_pointer = driver.launch, driver.pointer
@@ -131,14 +133,18 @@ def main(argv=None):
                 call()
                 launches = recorder.count
                 us = per_call_us(call, calls, args.repeats)
-                kernel_us = unplanned_us = ""
+                kernel_us = unplanned_us = pool_us = ""
                 if back_end is not None:
                     kernel_us = f"{per_call_us(back_end, calls, args.repeats):.2f}"
+                    nbytes = a.nbytes
+                    pool_us = per_call_us(lambda: device.memory_pool.malloc(nbytes), calls,
+                                          args.repeats)
+                    pool_us = f"{pool_us:.2f}"
                     capacity, plans.capacity = plans.capacity, 0
                     unplanned_us = f"{per_call_us(back_end, calls, args.repeats):.2f}"
                     plans.capacity = capacity
                 print(f"{label:<16} {layout:<11} {a.size:>9} | {us:>7.2f} | {kernel_us:>8} | "
-                      f"{unplanned_us:>9} | {launches}")
+                      f"{pool_us:>7} | {unplanned_us:>9} | {launches}")
     driver.launch, driver.pointer = real_launch, real_pointer
 
 

@@ -240,3 +240,32 @@ def test_real_driver_loads_a_module_once_and_reuses_launch_configs(monkeypatch):
                                                        for n in ("k", "k_v4", "k", "k_v4")]
     assert all(launch[3] == (np.int32(7),) and type(launch[3][0]) is np.int32
                for launch in core.launched)
+
+
+# --------------------------------------------------------------------------------------------
+# reductions are planned once per signature too
+# --------------------------------------------------------------------------------------------
+
+def test_reductions_reuse_their_plans(cuda, rng):
+    plans = cuda.backend.reduction_plans
+    host = rng.standard_normal((5, 7))
+    a = _device(host, cuda)
+    np.testing.assert_allclose(a.sum(axis=1).get(), host.sum(axis=1))
+    misses = plans.misses
+    other = rng.standard_normal((5, 7))
+    np.testing.assert_allclose(_device(other, cuda).sum(axis=1).get(), other.sum(axis=1))
+    assert plans.misses == misses, "same signature, same plan"
+    np.testing.assert_allclose(a.sum(axis=0).get(), host.sum(axis=0))
+    assert plans.misses == misses + 1, "another axis, another plan"
+    for initial in (1.5, -2.0, np.float64(4)):
+        np.testing.assert_allclose(a.max(axis=1, initial=initial).get(),
+                                   host.max(axis=1, initial=initial))
+
+
+def test_reduction_plans_tell_initial_values_apart(cuda):
+    empty = _device(np.zeros((3, 0)), cuda)
+    for initial in (-0.0, 0.0, -0.0, 0, False):
+        got = ap.sum(empty, axis=1, initial=initial).get()
+        want = np.sum(np.zeros((3, 0)), axis=1, initial=initial)
+        np.testing.assert_array_equal(got, want)
+        assert np.signbit(got).tolist() == np.signbit(want).tolist()

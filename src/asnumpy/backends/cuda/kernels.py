@@ -86,6 +86,7 @@ def native_kernels(backend) -> dict:
     driver = backend.driver
     pointer = backend.pointer
     plans = backend.ufunc_plans = PlanCache()
+    reduction_plans = backend.reduction_plans = PlanCache()
 
     def launch(device, source, kernel_name, grid, block, values, pointers, parameters):
         # pointer placeholders of a rendered kernel's arguments become addresses, and
@@ -144,9 +145,21 @@ def native_kernels(backend) -> dict:
                                                    initial, where)
         if out.size == 0:
             return
-        plan = plan_reduction(name, _spec(array), axes, loop, _spec(out), initial=initial,
-                              where=None if where is None else _spec(where))
-        run_reduction(plan, out, array, where)
+        run_reduction(reduction_plan(name, array, axes, loop, out, initial, where), out, array,
+                      where)
+
+    def reduction_plan(name, array, axes, loop, out, initial, where):
+        """``plan_reduction`` of this call, planned once per signature (plans hold no
+        address); ``initial`` counts by type and repr (-0.0 and 0.0 differ)."""
+        specs = (_spec(array), _spec(out), None if where is None else _spec(where))
+        key = (name, axes, loop, specs, None if initial is None else (type(initial),
+                                                                        repr(initial)))
+        plan = reduction_plans.get(key)
+        if plan is None:
+            plan = plan_reduction(name, specs[0], axes, loop, specs[1], initial=initial,
+                                  where=specs[2])
+            reduction_plans.put(key, plan)
+        return plan
 
     def run_reduction(plan, out, array, where=None):
         """Launch the passes of a reduction ``plan``, its scratch taken from the pool."""
