@@ -20,10 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...backends.cuda import scalar_ops
+from ...backends.cuda.elementwise import ArraySpec
 from ..._core.ufuncs import UFUNCS
 from ..._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 
-__all__ = ["Graph", "Node", "Proxy", "Untraceable", "trace"]
+__all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "trace"]
 
 _WEAK = (bool, int, float, complex)
 # reductions that fuse: ufunc -> the combine loop is the ufunc's own
@@ -391,16 +392,17 @@ _attach_operators()
 
 
 def trace(function, args, device):
-    """Call ``function`` on proxies of ``args``; returns (graph, output proxies, is_tuple).
+    """Call ``function`` on proxies of ``args``; returns (graph, output node indices, is_tuple).
 
-    ``args`` are asnumpy arrays, Python scalars (weak) and NumPy scalars.
+    ``args`` are asnumpy arrays (or ``ArraySpec``: a dtype and a shape, no
+    data), Python scalars (weak) and NumPy scalars.
     """
     from ..._core.ndarray import ndarray
 
     graph = Graph(device)
     proxies = []
     for position, value in enumerate(args):
-        if isinstance(value, ndarray):
+        if isinstance(value, (ndarray, ArraySpec)):
             node = graph.add("input", (), value.dtype, value.shape, position)
             proxies.append(Proxy(graph, node))
         elif type(value) in _WEAK:
