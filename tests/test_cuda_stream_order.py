@@ -158,6 +158,30 @@ def test_host_function_errors_are_raised_by_synchronize(cuda):
     stream.synchronize()                 # reported once
 
 
+def test_host_functions_on_cpu_streams_keep_the_same_order(on_cpu):
+    order = []
+    stream = ap.Stream("cpu:0")
+    stream.launch(order.append, "work")
+    stream.launch_host_func(order.append, "host function")
+    ap.Device("cpu:0").default_stream.launch_host_func(order.append, "now")
+    stream.synchronize()
+    assert order in (["now", "work", "host function"], ["work", "now", "host function"],
+                     ["work", "host function", "now"])
+    assert order.index("work") < order.index("host function")
+
+
+def test_a_closed_stream_is_queried_from_another_thread(cuda):
+    stream = ap.Stream(cuda)
+    with stream:
+        ap.ones(10, device=cuda) + 1
+    stream.close()
+    outcome = []
+    thread = threading.Thread(target=lambda: outcome.append(stream.query()))
+    thread.start()
+    thread.join()
+    assert outcome == [True]
+
+
 # -- copies into pageable host memory --------------------------------------------------
 
 def test_a_copy_to_pageable_memory_synchronizes_only_its_stream(cuda):

@@ -90,9 +90,9 @@ class NativeLane:
         (self.device._orphaned_errors if self.orphaned else self.errors).append(exc)
 
     def query(self) -> bool:
+        self.driver.make_current(self.index)
         if self.native is None:
             return self.driver.event_query(self.final_event)
-        self.driver.make_current(self.index)
         return self.driver.query(self.native)
 
     def record(self):
@@ -261,8 +261,10 @@ class CudaStream(_NativeStreamMixin, Stream):
         try:
             self.synchronize()
         finally:
+            lane = self._lane
             self._driver()
-            self._lane.close()
+            lane.close()
+            _NativeSignal(lane.driver, lane.index, lane.final_event).wait()   # done: query()
 
     def __repr__(self):
         return f"<asnumpy.Stream device={self.device}>"
