@@ -175,6 +175,12 @@ def test_several_outputs_preamble_and_return_options(dev):
     np.testing.assert_array_equal(ap.asnumpy(out), x)
 
 
+def test_loop_prep_and_after_loop(dev):
+    k = ElementwiseKernel("T x", "T y", "y = x * scale", "prep",
+                          loop_prep="const double scale = 4.0", after_loop="(void)scale")
+    np.testing.assert_array_equal(ap.asnumpy(k(on(dev, [1.0, 2.0]))), [4.0, 8.0])
+
+
 def test_empty_and_zero_dimensional(dev):
     assert MULADD(on(dev, np.zeros((0, 3))), 1.0).shape == (0, 3)
     got = MULADD(on(dev, np.float64(3.0)), 2.0)
@@ -382,6 +388,19 @@ def test_grid_and_block_in_three_dimensions_on_cpu(on_cpu):
     RawKernel(code, "ids")((2, 3, 4), (5, 2, 1), (out,))
     b, t = np.divmod(np.arange(out.size), 10)
     np.testing.assert_array_equal(ap.asnumpy(out), b * 1000 + t + 100000 * 521)
+
+
+def test_cuda_headers_are_provided_by_the_prelude_on_cpu(on_cpu):
+    code = r"""
+    #include <cuda_fp16.h>
+    #include "cuda_runtime.h"
+    extern "C" __global__ void halve(const __half* x, __half* y) {
+        y[threadIdx.x] = __float2half(__half2float(x[threadIdx.x]) / 2.0f);
+    }"""
+    x = np.array([1, 3, 5], np.float16)
+    y = ap.zeros(3, ap.float16)
+    RawKernel(code, "halve")(1, 3, (ap.asarray(x), y))
+    np.testing.assert_array_equal(ap.asnumpy(y), x / 2)
 
 
 def test_atomics_across_blocks_on_cpu(on_cpu):

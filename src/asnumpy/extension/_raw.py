@@ -28,6 +28,9 @@ __all__ = ["RawKernel", "RawModule"]
 _KERNEL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s+)?void\s+"
                      r"([A-Za-z_]\w*)\s*\(")
 _BARRIER = re.compile(r"\b__syncthreads\s*\(")
+# CUDA headers whose contents the cpu prelude provides: dropped from cpu sources
+_CUDA_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:cuda_fp16|cuda_runtime|'
+                           r'cuda_runtime_api|cuda|device_launch_parameters)\.h[>"]', re.M)
 
 # Constructs with no faithful cpu form: (pattern, what it is)
 CPU_UNSUPPORTED = (
@@ -99,7 +102,8 @@ class _Module:
                 f"const unsigned* d) {{ asn_launch({n}, a, d, b0, b1); }}\n"
                 f'extern "C" int asn_params_{n}(long long* s, char* k, int c) '
                 f"{{ return asn_param_info({n}, s, k, c); }}\n" for n in self.names)
-            source = cpu_source(self.code + "\n" + trampolines,
+            code = _CUDA_INCLUDE.sub("", self.code)
+            source = cpu_source(code + "\n" + trampolines,
                                 barriers=bool(_BARRIER.search(self.code)))
             self._cpu = _toolchain.load_library(source, options=self.options)
         return self._cpu
