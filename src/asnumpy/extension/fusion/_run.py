@@ -70,21 +70,25 @@ def _allocate(schedule, device):
 def launch(schedule, args, device, scalars):
     """Run ``schedule`` on ``args``; returns the arrays of the returned values."""
     outs = _allocate(schedule, device)
-    arrays = [args[op.position] if op.role == "in" else outs[slot]
-              for slot, op in enumerate(schedule.operands)]
     if outs:
+        arrays = [args[op.position] if op.role == "in" else outs[slot]
+                  for slot, op in enumerate(schedule.operands)]
         partials = []
         if schedule.mode == "chunked":
-            rows = schedule.ntasks
-            partials = [_launch.empty((rows,), _render.compute_dtype(schedule.nodes[r].dtype),
-                                      device) for r in schedule.reductions]
-        sizes = list(schedule.kshape) + list(schedule.rshape)
-        for op in schedule.operands:
-            sizes += list(op.kstrides) + list(op.rstrides)
-        sizes.append(schedule.nchunk)
+            partials = [_launch.empty((schedule.ntasks,), _render.compute_dtype(
+                schedule.nodes[r].dtype), device) for r in schedule.reductions]
         (_launch_cpu if device.kind == "cpu" else _launch_cuda)(
-            schedule, device, arrays, partials, scalars, sizes)
+            schedule, device, arrays, partials, scalars)
     return tuple(outs[k] if kind == "slot" else args[k] for kind, k in schedule.outputs)
+
+
+def _sizes(schedule):
+    """The shape, stride and chunk parameters, in the kernel's order."""
+    sizes = list(schedule.kshape) + list(schedule.rshape)
+    for op in schedule.operands:
+        sizes += list(op.kstrides) + list(op.rstrides)
+    sizes.append(schedule.nchunk)
+    return sizes
 
 
 def _pieces(schedule, ntasks):
@@ -97,30 +101,43 @@ def _pieces(schedule, ntasks):
     return max(1, min(ntasks, parallel.thread_count() * PIECES_PER_THREAD))
 
 
-def _launch_cpu(schedule, device, arrays, partials, scalars, sizes):
-    from ...backends.cpu import parallel
-    from ...backends.cpu.kernels import view
+def _cpu_program(schedule):
+    """(calls: [(C function, task count)], scalar ctypes, sizes), made once per schedule."""
     from .._toolchain import load_library
 
-    source, functions, param_types = _render.render(schedule, "cpu")
-    library = load_library(source, options=_render.CPU_OPTIONS)
-    argtypes = [ctypes.c_longlong, ctypes.c_longlong] + [_CTYPES[t] for t in param_types]
-    calls = {}
-    for role, name in functions.items():
-        function = getattr(library, name)
-        function.argtypes, function.restype = argtypes, ctypes.c_int
-        calls[role] = function
+    program = getattr(schedule, "_cpu_program", None)
+    if program is None:
+        source, functions, param_types = _render.render(schedule, "cpu")
+        library = load_library(source, options=_render.CPU_OPTIONS)
+        argtypes = [ctypes.c_longlong, ctypes.c_longlong] + [_CTYPES[t] for t in param_types]
+        rows = int(np.prod(schedule.kshape, dtype=np.int64))
+        calls = []
+        for role, count in (("task", schedule.ntasks), ("finish", rows)):
+            if role in functions:
+                function = getattr(library, functions[role])
+                function.argtypes, function.restype = argtypes, ctypes.c_int
+                calls.append((function, count))
+        pointers = len(schedule.operands) + (len(schedule.reductions)
+                                             if schedule.mode == "chunked" else 0)
+        scalar_types = [_CTYPES[t] for t in param_types[pointers:pointers
+                                                           + len(schedule.scalar_nodes)]]
+        program = schedule._cpu_program = (calls, scalar_types, _sizes(schedule))
+    return program
+
+
+def _launch_cpu(schedule, device, arrays, partials, scalars):
+    from ...backends.cpu import parallel
+    from ...backends.cpu.kernels import view
+
+    calls, scalar_types, sizes = _cpu_program(schedule)
     pointers = [view(a).ctypes.data for a in arrays] + [view(p).ctypes.data for p in partials]
-    scalar_args = [_CTYPES[t](*((v.real, v.imag) if np.iscomplexobj(v) else (v,)))
-                   for t, v in zip(param_types[len(pointers):], scalars)]
+    scalar_args = [kind(*((v.real, v.imag) if np.iscomplexobj(v) else (v,)))
+                   for kind, v in zip(scalar_types, scalars)]
     values = pointers + scalar_args + sizes
-    rows = int(np.prod(schedule.kshape, dtype=np.int64))
 
     def run():
-        for role, count in (("task", schedule.ntasks), ("finish", rows)):
-            if role not in calls:
-                continue
-            function, pieces = calls[role], _pieces(schedule, count)
+        for function, count in calls:
+            pieces = _pieces(schedule, count)
 
             def piece(i, function=function, count=count, pieces=pieces):
                 if function(count * i // pieces, count * (i + 1) // pieces, *values):
@@ -131,7 +148,7 @@ def _launch_cpu(schedule, device, arrays, partials, scalars, sizes):
                 piece(0)
             else:
                 parallel.run(piece, pieces)
-        # keep the arrays alive until the kernel is done (the stream may run it later)
+        # the arrays stay referenced until the kernel is done (a user stream runs it later)
         return arrays, partials
 
     stream = get_current_stream(device)
@@ -141,7 +158,7 @@ def _launch_cpu(schedule, device, arrays, partials, scalars, sizes):
         stream.launch(run)
 
 
-def _launch_cuda(schedule, device, arrays, partials, scalars, sizes):
+def _launch_cuda(schedule, device, arrays, partials, scalars):
     from ...backends.cuda.kernels import BLOCK, launch_grid
     from ...backends.cuda.streams import current_native
 
@@ -149,7 +166,7 @@ def _launch_cuda(schedule, device, arrays, partials, scalars, sizes):
     source, functions, _ = _render.render(schedule, "cuda")
     values = ([np.uint64(backend.pointer(a)) for a in arrays]
               + [np.uint64(backend.pointer(p)) for p in partials]
-              + list(scalars) + [np.int64(s) for s in sizes])
+              + list(scalars) + [np.int64(s) for s in _sizes(schedule)])
     rows = int(np.prod(schedule.kshape, dtype=np.int64))
     for role, count in (("task", schedule.ntasks), ("finish", rows)):
         if role in functions:
