@@ -23,6 +23,13 @@ SPLIT_OUTPUTS = 16           # cpu: fewer outputs than this split the reduced ra
 MAX_PIECES = 64              # ... into at most this many pieces
 
 
+def _set_index(indexer: str, flat: str, ndim: int) -> str:
+    """C code setting ``indexer``'s multi-index to flat index ``flat`` (no division in 1-D)."""
+    if ndim == 0:
+        return ""
+    return f"{indexer}.index_[0] = {flat};" if ndim == 1 else f"{indexer}.set({flat});"
+
+
 class ReductionKernel(UserKernel):
     """A user-defined reduction kernel (CuPy's ``ReductionKernel``).
 
@@ -245,8 +252,8 @@ class ReductionKernel(UserKernel):
             + f"\n    CIndexer<{nr}> _red_ind; _red_ind.size_ = _red_size; "
             + "".join(f"_red_ind.shape_[{d}] = _red_shape_{d}; " for d in range(nr))
             + "\n    " + "\n    ".join(s for s in setup if s))
-        set_out = "_out_ind.set(_j);" if nk else ""
-        set_red = "_red_ind.set(_r);" if nr else ""
+        set_out = _set_index("_out_ind", "_j", nk)
+        set_red = _set_index("_red_ind", "_r", nr)
         accumulate = (
             f"{set_red}\n            " + "\n            ".join(inputs)
             + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr}\n);"
