@@ -343,3 +343,15 @@ def test_random_views_round_trip(cuda, monkeypatch, chunked, case):
     target[index] = host[index][..., ::-1] if host.ndim else host[index]
     want[index] = host[index][..., ::-1] if host.ndim else host[index]
     np.testing.assert_array_equal(target.get(), want)
+
+
+def test_fallback_passes_containers_without_arrays_through(cuda):
+    # call_held fills a Python list that copy_held then reads: the same list both times
+    host = random_array((3, 4, 5), np.dtype(np.int16))
+    keys = ap.asarray(host, device=cuda)
+    np.testing.assert_array_equal(ap.lexsort(keys).get(), np.lexsort(host))
+    np.testing.assert_array_equal(ap.lexsort(keys, axis=0).get(), np.lexsort(host, axis=0))
+    values, counts = ap.unique(keys, return_counts=True)
+    want_values, want_counts = np.unique(host, return_counts=True)
+    np.testing.assert_array_equal(values.get(), want_values)
+    np.testing.assert_array_equal(counts.get(), want_counts)

@@ -306,10 +306,16 @@ class _HostFallback:
                 host_buffer = mirrors[id(value._realize())][1]
                 return type(value)._from_buffer(host_buffer, value._shape, value._dtype,
                                                 value._strides, value._offset, cpu)
+            # containers holding no cuda array pass through as themselves: a kernel may
+            # fill a list that a later kernel reads (call_held's holder)
             if type(value) in (tuple, list):
-                return type(value)(mirror(item) for item in value)
+                items = [mirror(item) for item in value]
+                changed = any(new is not old for new, old in zip(items, value))
+                return type(value)(items) if changed else value
             if type(value) is dict:
-                return {key: mirror(item) for key, item in value.items()}
+                items = {key: mirror(item) for key, item in value.items()}
+                changed = any(items[key] is not item for key, item in value.items())
+                return items if changed else value
             return value
 
         written = _written_arrays(self.name, args)
