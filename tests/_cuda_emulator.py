@@ -428,7 +428,7 @@ class Driver:
                 stream.running = True
                 try:
                     work()
-                except Exception as exc:    # a fault of GPU work: the stream's sync reports it
+                except Exception as exc:  # noqa: BLE001 - GPU work's fault: sync reports it
                     stream.errors.append(exc)
                 finally:
                     stream.running = False

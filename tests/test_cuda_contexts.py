@@ -26,7 +26,7 @@ def in_fresh_thread(fn, *args):
     def run():
         try:
             outcome["value"] = fn(*args)
-        except BaseException as exc:     # re-raised on the test's thread
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
             outcome["error"] = exc
 
     thread = threading.Thread(target=run)

@@ -246,9 +246,8 @@ def test_closing_a_stream_releases_it(cuda):
     np.testing.assert_array_equal(a.get(), np.arange(10.0) + 1)
     with pytest.raises(RuntimeError, match="closed"):
         stream.launch_host_func(print)
-    with pytest.raises(RuntimeError, match="closed"):
-        with stream:
-            ap.arange(3.0, device=cuda) + 1
+    with pytest.raises(RuntimeError, match="closed"), stream:
+        ap.arange(3.0, device=cuda) + 1
     del a
     gc.collect()
     ap.zeros(N, device=cuda).get()       # blocks freed on the closed stream serve others
