@@ -19,7 +19,8 @@ Columns, in microseconds per call (median over ``repeats`` runs of
 * ``back end``: the cuda ``ufunc`` kernel function alone, called with the
   op's operands and output (plan lookup, addresses, scalars, launch);
 * ``pool``: taking the output's block from the device's memory pool and
-  giving it back (the part of ``op`` that ``out=`` saves);
+  giving it back with no work queued in between (a lower bound of what
+  ``out=`` saves: a free after queued work also records an event);
 * ``unplanned``: the same with the back end's plan cache switched off,
   so every call plans, as every call did before plans were cached.
 
@@ -98,6 +99,7 @@ class _PointerLookup:
 
 
 def per_call_us(call, calls, repeats):
+    """Median microseconds per call over ``repeats`` runs of ``calls`` calls."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -107,45 +109,68 @@ def per_call_us(call, calls, repeats):
     return statistics.median(times) * 1e6
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--repeats", type=int, default=7)
-    args = parser.parse_args(argv)
-    device = ap.Device("cuda:0")
+def measure(device, plans, calls, repeats):
+    """{(size name, layout, op label): (a.size, op, back end, pool, unplanned, launches)}."""
     driver = device.backend.driver
-    plans = device.backend.ufunc_plans
-    print(machine_line(f"{device} ({driver.name(0)}, kernel execution excluded)"))
-    print()
-    header = (f"{'op':<16} {'layout':<11} {'size':>9} | {'op':>7} | {'back end':>8} | "
-              f"{'pool':>7} | {'unplanned':>9} | launches")
-    print(header)
-    print("-" * len(header))
-    real_launch, real_pointer = driver.launch, driver.pointer
-    driver.pointer = _PointerLookup(real_pointer)
+    results = {}
+
+    def timed(call, n):
+        return per_call_us(call, n, repeats)
+
     for size_name, size in SIZES.items():
-        calls = args.calls if size_name == "small" else args.calls // 4
+        n = calls if size_name == "small" else calls // 4
         for layout, a, b in layouts(size):
             for label, call, back_end in ops(a, b, device.backend):
-                driver.launch = real_launch
+                driver.launch = driver.real_launch
                 call()                              # compiles and plans, untimed
                 recorder = driver.launch = _LaunchRecorder()
                 call()
                 launches = recorder.count
-                us = per_call_us(call, calls, args.repeats)
-                kernel_us = unplanned_us = pool_us = ""
+                times = [timed(call, n), None, None, None]
                 if back_end is not None:
-                    kernel_us = f"{per_call_us(back_end, calls, args.repeats):.2f}"
                     nbytes = a.nbytes
-                    pool_us = per_call_us(lambda: device.memory_pool.malloc(nbytes), calls,
-                                          args.repeats)
-                    pool_us = f"{pool_us:.2f}"
+                    times[1] = timed(back_end, n)
+                    times[2] = timed(lambda: device.memory_pool.malloc(nbytes), n)
+                if back_end is not None and plans is not None:
                     capacity, plans.capacity = plans.capacity, 0
-                    unplanned_us = f"{per_call_us(back_end, calls, args.repeats):.2f}"
+                    times[3] = timed(back_end, n)
                     plans.capacity = capacity
-                print(f"{label:<16} {layout:<11} {a.size:>9} | {us:>7.2f} | {kernel_us:>8} | "
-                      f"{pool_us:>7} | {unplanned_us:>9} | {launches}")
-    driver.launch, driver.pointer = real_launch, real_pointer
+                results[size_name, layout, label] = (a.size, *times, launches)
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure this many times; print each figure's minimum")
+    args = parser.parse_args(argv)
+    device = ap.Device("cuda:0")
+    driver = device.backend.driver
+    plans = getattr(device.backend, "ufunc_plans", None)   # absent before plans were cached
+    print(machine_line(f"{device} ({driver.name(0)}, kernel execution excluded)"))
+    print(f"median of {args.repeats} runs of {args.calls} calls (1/4 of them for the large "
+          f"size), minimum over {args.rounds} round(s); load average "
+          f"{os.getloadavg()[0]:.1f} at the start")
+    print()
+    real_pointer = driver.pointer
+    driver.real_launch = driver.launch
+    driver.pointer = _PointerLookup(real_pointer)
+    rounds = [measure(device, plans, args.calls, args.repeats) for _ in range(args.rounds)]
+    driver.launch, driver.pointer = driver.real_launch, real_pointer
+    header = (f"{'op':<16} {'layout':<11} {'size':>9} | {'op':>7} | {'back end':>8} | "
+              f"{'pool':>7} | {'unplanned':>9} | launches")
+    print(header)
+    print("-" * len(header))
+    for key, first in rounds[0].items():
+        _, layout, label = key
+        cells = []
+        for column in range(1, 5):
+            values = [measured[key][column] for measured in rounds]
+            cells.append("" if values[0] is None else f"{min(values):.2f}")
+        print(f"{label:<16} {layout:<11} {first[0]:>9} | {cells[0]:>7} | {cells[1]:>8} | "
+              f"{cells[2]:>7} | {cells[3]:>9} | {first[5]}")
 
 
 if __name__ == "__main__":
