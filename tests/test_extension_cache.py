@@ -9,7 +9,12 @@ import uuid
 import pytest
 
 import asnumpy as ap
-from asnumpy.extension import CompilerNotFoundError, ElementwiseKernel, RawKernel, _toolchain
+from asnumpy.extension import (
+    CompilerNotFoundError,
+    ElementwiseKernel,
+    RawKernel,
+    _toolchain,
+)
 
 TESTS = os.path.dirname(__file__)
 

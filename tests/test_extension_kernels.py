@@ -78,6 +78,11 @@ def test_python_scalars_take_the_placeholders_dtype(dev):
     assert got.dtype == np.float32
 
 
+def test_python_int_out_of_the_placeholders_range_overflows(dev):
+    with pytest.raises(OverflowError, match="300"):
+        MULADD(on(dev, np.arange(3, dtype=np.int8)), 300)
+
+
 def test_scalar_of_fixed_types_including_complex_and_half(dev):
     k = ElementwiseKernel("T x, complex128 c, float16 h, int32 n", "complex128 z",
                           "z = c * x + (double)h + n", "mixed")
@@ -443,6 +448,8 @@ def test_raw_argument_checks_on_cpu(on_cpu):
         kernel(1, 4, (x, y, np.float32(2), np.int32(4)), shared_mem=16)
     with pytest.raises(ValueError, match="grid must be positive"):
         kernel(0, 4, (x, y, np.float32(2), np.int32(4)))
+    with pytest.raises(ValueError, match="more than 1024 threads"):
+        kernel(1, (32, 33), (x, y, np.float32(2), np.int32(4)))
     kernel(1, 4, (x, y, 3, 4))            # Python scalars take the parameters' sizes
     np.testing.assert_array_equal(ap.asnumpy(y), [0, 3, 6, 9])
 

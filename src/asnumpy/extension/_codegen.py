@@ -88,8 +88,12 @@ def _by_value_type(dtype) -> str:
 
 
 def scalar_value(value, dtype):
-    """``value`` as a NumPy scalar of ``dtype`` (float16 as its bits)."""
-    scalar = np.asarray(value).astype(dtype)[()]
+    """``value`` as a NumPy scalar of ``dtype`` (float16 as its bits); a Python int out of
+    an integer dtype's range raises OverflowError, as in NumPy."""
+    if type(value) is int and dtype.kind in "iu":
+        scalar = np.asarray(value, dtype)[()]
+    else:
+        scalar = np.asarray(value).astype(dtype)[()]
     return scalar.view(np.uint16) if dtype == np.float16 else scalar
 
 

@@ -30,7 +30,7 @@ _KERNEL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s+)?void\s+
 _BARRIER = re.compile(r"\b__syncthreads\s*\(")
 # CUDA headers whose contents the cpu prelude provides: dropped from cpu sources
 _CUDA_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:cuda_fp16|cuda_runtime|'
-                           r'cuda_runtime_api|cuda|device_launch_parameters)\.h[>"]', re.M)
+                           r'cuda_runtime_api|cuda|device_launch_parameters)\.h[>"]', re.MULTILINE)
 
 # Constructs with no faithful cpu form: (pattern, what it is)
 CPU_UNSUPPORTED = (
@@ -46,6 +46,8 @@ CPU_UNSUPPORTED = (
     (r"\basm\s*(?:volatile\s*)?\(", "inline PTX (asm)"),
     (r"\bclock(?:64)?\s*\(", "clock()/clock64()"),
 )
+
+MAX_BLOCK_THREADS = 1024     # CUDA's limit, held on every device
 
 # Python scalars in raw-kernel arguments (CuPy's conversion)
 _PYTHON_SCALARS = ((bool, np.bool_), (int, np.int64), (float, np.float64),
@@ -71,6 +73,9 @@ def _dims(value, what, where):
     dims = [int(n) for n in items] + [1] * (3 - len(items))
     if any(n < 1 for n in dims):
         raise ValueError(f"{where}: {what} must be positive, got {value!r}")
+    if what == "block" and dims[0] * dims[1] * dims[2] > MAX_BLOCK_THREADS:
+        raise ValueError(f"{where}: a block of {value!r} has more than {MAX_BLOCK_THREADS} "
+                         "threads (CUDA's limit)")
     return dims
 
 

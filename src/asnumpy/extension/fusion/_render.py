@@ -5,8 +5,9 @@ generators (:data:`scalar_ops.PRELUDE`), one device function per ufunc loop
 used (:func:`scalar_ops.device_function`, the same table every cuda kernel
 is rendered from) and a *task* function.  A task is
 
-* ``map``: a block of :data:`MAP_BLOCK` consecutive elements of the
-  iteration space (every output written, nothing stored in between);
+* ``map``: a block of consecutive elements of the iteration space (every
+  output written, nothing stored in between): :data:`MAP_BLOCK` elements
+  on cpu, one on cuda (a thread per element);
 * ``chunked``: one chunk of :data:`CHUNK` elements of one row's reduction,
   leaving one partial result per reduction; ``finish`` then combines a row's
   partials (pairwise, in chunk order) and evaluates what follows the
@@ -369,7 +370,7 @@ def _render(schedule, target):
     for k in slots:
         params += [(IDX, f"kst{k}_{d}") for d in range(kk)]
         params += [(IDX, f"rst{k}_{d}") for d in range(rr)]
-    params.append((IDX, "nchunk"))
+    params += [(IDX, "nchunk"), (IDX, "mapblock")]
 
     head = [f"const {_ctype(nodes[i].dtype)} s{i} = "
             f"{scalar_ops.parameter_value(nodes[i].dtype.char, f'sp{i}')}; (void)s{i};"
@@ -473,8 +474,8 @@ def _render(schedule, target):
         body = lam + [f"for ({IDX} jj = 0; jj < cnt; ++jj) elem(jj);"]
         total = " * ".join(f"K{d}" for d in range(kk))
         lines = [f"const {IDX} total = {total};",
-                 f"const {IDX} lo = t * {MAP_BLOCK};",
-                 f"const {IDX} hi = asn_fused_min(lo + {MAP_BLOCK}, total);"]
+                 f"const {IDX} lo = t * mapblock;",
+                 f"const {IDX} hi = asn_fused_min(lo + mapblock, total);"]
         lines += _segments("k", kk, list(slots), lambda k: "0", "lo", "hi", body, "k")
         bodies["task"] = lines
     elif schedule.mode == "chunked":

@@ -82,12 +82,12 @@ def launch(schedule, args, device, scalars):
     return tuple(outs[k] if kind == "slot" else args[k] for kind, k in schedule.outputs)
 
 
-def _sizes(schedule):
-    """The shape, stride and chunk parameters, in the kernel's order."""
+def _sizes(schedule, map_block):
+    """The shape, stride, chunk and block parameters, in the kernel's order."""
     sizes = list(schedule.kshape) + list(schedule.rshape)
     for op in schedule.operands:
         sizes += list(op.kstrides) + list(op.rstrides)
-    sizes.append(schedule.nchunk)
+    sizes += [schedule.nchunk, map_block]
     return sizes
 
 
@@ -121,7 +121,8 @@ def _cpu_program(schedule):
                                              if schedule.mode == "chunked" else 0)
         scalar_types = [_CTYPES[t] for t in param_types[pointers:pointers
                                                            + len(schedule.scalar_nodes)]]
-        program = schedule._cpu_program = (calls, scalar_types, _sizes(schedule))
+        program = schedule._cpu_program = (calls, scalar_types,
+                                            _sizes(schedule, _render.MAP_BLOCK))
     return program
 
 
@@ -166,9 +167,11 @@ def _launch_cuda(schedule, device, arrays, partials, scalars):
     source, functions, _ = _render.render(schedule, "cuda")
     values = ([np.uint64(backend.pointer(a)) for a in arrays]
               + [np.uint64(backend.pointer(p)) for p in partials]
-              + list(scalars) + [np.int64(s) for s in _sizes(schedule)])
+              + list(scalars) + [np.int64(s) for s in _sizes(schedule, 1)])
     rows = int(np.prod(schedule.kshape, dtype=np.int64))
-    for role, count in (("task", schedule.ntasks), ("finish", rows)):
+    # a thread per element of an elementwise fusion (the cpu's blocks are for its caches)
+    tasks = rows if schedule.mode == "map" else schedule.ntasks
+    for role, count in (("task", tasks), ("finish", rows)):
         if role in functions:
             backend.driver.launch(device.index, source, functions[role], launch_grid(count),
                                   BLOCK, 0, values + [np.int64(count)], current_native(device))
