@@ -42,8 +42,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "tests"))
 os.environ.setdefault("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
 
-import asnumpy as ap  # noqa: E402 (after the driver is chosen)
-from _timing import machine_line  # noqa: E402
+from _timing import machine_line
+
+import asnumpy as ap
 
 SIZES = {"small": 1_000, "large": 1_000_000}
 
@@ -130,7 +131,7 @@ def measure(device, plans, calls, repeats):
                 if back_end is not None:
                     nbytes = a.nbytes
                     times[1] = timed(back_end, n)
-                    times[2] = timed(lambda: device.memory_pool.malloc(nbytes), n)
+                    times[2] = timed(lambda size=nbytes: device.memory_pool.malloc(size), n)
                 if back_end is not None and plans is not None:
                     capacity, plans.capacity = plans.capacity, 0
                     times[3] = timed(back_end, n)

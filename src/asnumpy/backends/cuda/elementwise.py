@@ -104,7 +104,7 @@ class ElementwiseKernel:
     parameters: tuple
     size: int
     index_bits: int
-    vector: "VectorKernel | None" = None
+    vector: VectorKernel | None = None
 
 
 class VectorKernel(NamedTuple):

@@ -146,8 +146,15 @@ class UfuncLaunch:
         kernel, used when every address is aligned.
     """
 
-    __slots__ = ("source", "kernel_name", "grid", "template", "pointer_slots",
-                 "scalar_slots", "vector")
+    __slots__ = (
+        "grid",
+        "kernel_name",
+        "pointer_slots",
+        "scalar_slots",
+        "source",
+        "template",
+        "vector",
+    )
 
     def arguments(self, operands, pointer):
         """(kernel name, grid, arguments) of a call on ``operands``.
