@@ -355,3 +355,14 @@ def test_fallback_passes_containers_without_arrays_through(cuda):
     want_values, want_counts = np.unique(host, return_counts=True)
     np.testing.assert_array_equal(values.get(), want_values)
     np.testing.assert_array_equal(counts.get(), want_counts)
+
+
+def test_fallback_gives_an_array_passed_twice_one_mirror(cuda):
+    # cpu kernels test ``out is a`` to work in place (sort): identity must survive
+    from asnumpy.backends.cuda.backend import _HostFallback
+
+    a = ap.asarray(np.arange(6.0), device=cuda)[::-1]
+    seen = []
+    _HostFallback(cuda.backend, lambda out, src, more: seen.append(
+        (out is src, more[0] is out, out.device)), "probe")(a, a, [a])
+    assert seen == [(True, True, ap.Device("cpu:0"))]

@@ -300,12 +300,19 @@ class _HostFallback:
                                    _byte_region(backend, buffer, low, high), host[low:high])
             mirrors[key] = (host, Buffer(host, buffer.nbytes, cpu))
 
+        mirrored: dict[int, object] = {}     # id(array) -> its cpu array: one per array,
+                                             # so kernels that test ``out is a`` see it
+
         def mirror(value):
             if hasattr(value, "_realize") and getattr(value, "_device", None) is not None \
                     and value._device.kind == "cuda":
-                host_buffer = mirrors[id(value._realize())][1]
-                return type(value)._from_buffer(host_buffer, value._shape, value._dtype,
-                                                value._strides, value._offset, cpu)
+                twin = mirrored.get(id(value))
+                if twin is None:
+                    host_buffer = mirrors[id(value._realize())][1]
+                    twin = mirrored[id(value)] = type(value)._from_buffer(
+                        host_buffer, value._shape, value._dtype, value._strides,
+                        value._offset, cpu)
+                return twin
             # containers holding no cuda array pass through as themselves: a kernel may
             # fill a list that a later kernel reads (call_held's holder)
             if type(value) in (tuple, list):
