@@ -431,3 +431,13 @@ def test_cuda_one_launch_per_elementwise_fusion(emulated_driver, cuda):
     before = len(emulated_driver.launches)
     _expression(a, b, c)
     assert len(emulated_driver.launches) == before + 1
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "tan", "tanh", "log", "log1p", "expm1", "arctan",
+                                  "sinh", "cbrt", "exp2", "log10"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_transcendental_functions_within_ulps_of_numpy(name, dtype):
+    function = fuse(lambda a, ufunc=getattr(ap, name): ufunc(a) * 1)
+    host = np.random.default_rng(2).uniform(0.01, 10, 5000).astype(dtype)
+    got = ap.asnumpy(function(ap.asarray(host)))
+    np.testing.assert_array_max_ulp(got, getattr(np, name)(host), maxulp=3)
