@@ -142,11 +142,19 @@ def converter(kernel_name, parameters):
     converters = tuple(parameter_converter(kernel_name, k, t, n)
                        for k, (t, n) in enumerate(parameters))
     count = len(converters)
+    # the common case, checked in one pass: every value already of its exact type
+    # (addresses Python ints, in range), as the kernels' planners produce them
+    exact = tuple(int if " ".join(t.split()).endswith("*") else PARAMETER_DTYPES[t].type
+                  for t, _ in parameters)
+    addresses = tuple(k for k, t in enumerate(exact) if t is int)
 
     def convert(values):
         if len(values) != count:
             raise TypeError(f"asnumpy (cuda): kernel {kernel_name} takes {count} arguments, "
                             f"got {len(values)}")
+        if tuple(map(type, values)) == exact and all(
+                0 <= values[k] < _POINTER_LIMIT for k in addresses):
+            return list(values)
         return [c(v) for c, v in zip(converters, values)]
 
     return convert
