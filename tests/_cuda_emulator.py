@@ -27,7 +27,9 @@ GPU would expose shows up here as an error or a wrong number:
 * **Stream-ordered free.** ``free(i, handle, stream)`` releases the memory
   when the stream reaches it, after filling it with a poison pattern; until
   then (and forever, for memory dropped without ``free``) the emulator keeps
-  it alive, so queued work never touches memory that the host reused.
+  it alive, so queued work never touches memory that the host reused.  As
+  cudaMallocAsync's pool may, ``alloc`` hands out memory whose free is still
+  queued, with the default stream (where it allocates) made to wait for it.
 * **Capacity.** Each GPU has ``capacity[i]`` bytes (``total_memory``); an
   allocation beyond what is allocated and not yet freed (in stream order)
   fails with ``CUDA_ERROR_OUT_OF_MEMORY``, as cuda-core raises it.
@@ -194,6 +196,7 @@ class Driver:
         self._streams = [[stream] for stream in self._defaults]
         self._external: dict = {}          # (device, handle) -> _Stream of a foreign handle
         self._allocations: dict = {}       # pointer -> memory, until its free has run
+        self._pending_frees = [[] for _ in range(DEVICES)]   # frees queued, not yet run
         self.capacity = [MEMORY] * DEVICES  # bytes each GPU has (see "capacity" below)
         self._in_use = [0] * DEVICES
         self.freed = 0                     # frees that have run (stream order)
@@ -239,6 +242,9 @@ class Driver:
 
     def alloc(self, i, nbytes):
         self._check(i, "cuMemAllocAsync")
+        memory = self._reuse_pending_free(i, nbytes)
+        if memory is not None:
+            return memory
         self._claim(i, nbytes)
         memory = np.empty(nbytes, np.uint8)
         self._allocations[memory.ctypes.data] = memory
@@ -249,14 +255,34 @@ class Driver:
         self._check(i, "cuMemFreeAsync")
         self._check_stream(stream, i, "cuMemFreeAsync")
         address = handle.ctypes.data
+        pending = {"handle": handle, "stream": stream, "ticket": None, "reused": False}
 
         def release():
             handle.fill(_POISON)           # queued work that still reads it reads garbage
+            self.freed += 1
+            if pending["reused"]:          # allocated again, after this point: it lives on
+                return
+            self._pending_frees[i].remove(pending)
             self._allocations.pop(address, None)
             self._in_use[i] -= handle.nbytes
-            self.freed += 1
 
-        self._enqueue(stream, release)
+        with self._lock:
+            self._enqueue(stream, release)
+            pending["ticket"] = stream.queued
+            self._pending_frees[i].append(pending)
+
+    def _reuse_pending_free(self, i, nbytes):
+        """Memory whose free is still queued, as cudaMallocAsync's pool may hand it out:
+        the allocating (default) stream then waits for the free's point."""
+        with self._lock:
+            for pending in self._pending_frees[i]:
+                if pending["handle"].nbytes == nbytes and not pending["reused"]:
+                    pending["reused"] = True
+                    self._pending_frees[i].remove(pending)
+                    stream, ticket = pending["stream"], pending["ticket"]
+                    self._enqueue(self._defaults[i], lambda: self._run_until(stream, ticket))
+                    return pending["handle"]
+        return None
 
     # -- capacity: a full GPU fails an allocation as cuMemAllocAsync does ----------------
 

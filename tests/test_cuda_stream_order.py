@@ -90,6 +90,27 @@ def test_freed_memory_released_to_the_driver_after_its_stream(cuda):
     np.testing.assert_array_equal(y.get(stream=stream), host_data())
 
 
+def test_a_fresh_block_on_a_user_stream_waits_for_its_allocation(cuda):
+    # The driver may hand out memory whose free is still queued on another stream,
+    # ordering the allocation (on the default stream) after that free.
+    ap.synchronize(cuda)
+    pool = cuda.memory_pool
+    pool.free_all_blocks()
+    first = ap.Stream(cuda)
+    with first:
+        a = ap.full(N, 1.0, device=cuda)
+        b = a * 3                        # queued: reads `a`
+    del a
+    pool.free_all_blocks()               # `a`'s memory goes back, its free queued on `first`
+    second = ap.Stream(cuda)
+    with second:
+        z = ap.full(N, 7.0, device=cuda)     # fresh from the driver: maybe `a`'s memory
+    second.synchronize()
+    first.synchronize()
+    np.testing.assert_array_equal(z.get(stream=second), np.full(N, 7.0))
+    np.testing.assert_array_equal(b.get(stream=first), np.full(N, 3.0))
+
+
 # -- device synchronize ----------------------------------------------------------------
 
 def test_device_synchronize_waits_for_the_default_stream(cuda):
