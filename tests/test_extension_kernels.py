@@ -57,6 +57,21 @@ def test_float16_storage_and_arithmetic(dev, rng):
     np.testing.assert_array_equal(ap.asnumpy(got), x + y)
 
 
+def test_float16_raw_parameters_and_reduction_in_float32(dev, rng):
+    rev = ElementwiseKernel("raw T x", "T y", "y = x[_ind.size() - 1 - i]", "rev16")
+    x = rng.standard_normal(9).astype(np.float16)
+    y = ap.empty(9, ap.float16, device=dev)
+    rev(on(dev, x), y)
+    np.testing.assert_array_equal(ap.asnumpy(y), x[::-1])
+    total = ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "sum16",
+                            reduce_type="float32")
+    whole = rng.integers(-500, 500, (3, 40)).astype(np.float16)   # exact in any order
+    got = total(on(dev, whole), axis=1)
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(ap.asnumpy(got),
+                                  whole.astype(np.float32).sum(axis=1).astype(np.float16))
+
+
 def test_broadcasting_and_strided_inputs(dev, rng):
     x = rng.standard_normal((6, 8))
     y = rng.standard_normal(4)
