@@ -17,6 +17,8 @@ import ctypes
 import numpy as np
 import pytest
 from _cuda_host import requires_compiler
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import asnumpy as ap
 from asnumpy.backends.cuda import arguments
@@ -88,6 +90,47 @@ def test_marshal_pointers_are_python_ints():
 def test_marshal_rejects_a_mismatch(c_type, value, reason):
     with pytest.raises(TypeError, match=f"kernel kname, argument 0.*{reason}"):
         arguments.marshal("kname", [(c_type, "x")], [value])
+
+
+INTEGER_TYPES = [t for t, d in arguments.PARAMETER_DTYPES.items() if d.kind in "iu"]
+
+
+@given(value=st.integers(min_value=-2**65, max_value=2**65),
+       c_type=st.sampled_from(INTEGER_TYPES),
+       form=st.sampled_from(["python", "longlong", "ulonglong", "0-d"]))
+def test_marshal_integers_exactly_or_not_at_all(value, c_type, form):
+    dtype = arguments.PARAMETER_DTYPES[c_type]
+    info = np.iinfo(dtype)
+    if form == "longlong":
+        assume(-2**63 <= value < 2**63)
+        value = np.longlong(value)
+    elif form == "ulonglong":
+        assume(0 <= value < 2**64)
+        value = np.ulonglong(value)
+    elif form == "0-d":
+        assume(-2**63 <= value < 2**63)
+        value = np.array(value, np.int64)
+    if info.min <= int(value) <= info.max:
+        (got,) = arguments.marshal("k", [(c_type, "x")], [value])
+        assert type(got) is dtype.type and int(got) == int(value)
+    else:
+        with pytest.raises(TypeError, match="does not fit"):
+            arguments.marshal("k", [(c_type, "x")], [value])
+
+
+@given(value=st.floats(allow_nan=True, allow_infinity=True, width=64))
+def test_marshal_floats_exactly_or_not_at_all(value):
+    with np.errstate(over="ignore"):
+        as_float32 = np.float32(value)
+    exact = np.isnan(value) or float(as_float32) == value
+    if exact:
+        (got,) = arguments.marshal("k", [("float", "x")], [value])
+        assert type(got) is np.float32 and (np.isnan(got) or float(got) == value)
+    else:
+        with pytest.raises(TypeError, match="not exactly representable"):
+            arguments.marshal("k", [("float", "x")], [value])
+    (got,) = arguments.marshal("k", [("double", "x")], [value])
+    assert type(got) is np.float64 and (np.isnan(got) or float(got) == value)
 
 
 def test_marshal_rejects_a_wrong_count_and_unknown_types():
