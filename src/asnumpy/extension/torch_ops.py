@@ -26,6 +26,11 @@ import inspect
 
 import numpy as np
 
+from .._core.transfer import asarray
+from .._interop.dlpack import from_dlpack
+from ..runtime.device import get_device
+from .fusion._trace import ArraySpec, Untraceable, trace
+
 __all__ = ["torch_op"]
 
 # Python annotation -> torch schema type of a non-tensor parameter
@@ -125,16 +130,12 @@ def _schema(kinds, returns):
 
 
 def _to_asnumpy(value):
-    from .. import from_dlpack
-
     return from_dlpack(value.detach())
 
 
 def _to_torch(array, inputs):
     """``array`` as a tensor sharing its memory (a copy if it aliases an input tensor)."""
     import torch
-
-    from .. import asarray
 
     if not hasattr(array, "__dlpack__"):
         array = asarray(array)
@@ -187,9 +188,6 @@ def _numpy_dtype(dtype):
 def _traced_fake(function, kinds, num_outputs):
     """A fake implementation: the output shapes and dtypes of ``function``, by tracing it."""
     def fake(*args):
-        from ..runtime.device import get_device
-        from .fusion._trace import ArraySpec, Untraceable, trace
-
         specs = [ArraySpec(_numpy_dtype(a.dtype), tuple(a.shape), ())
                  if kind == "Tensor" else a for a, (_, kind) in zip(args, kinds)]
         try:

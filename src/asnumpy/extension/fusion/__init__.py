@@ -37,6 +37,8 @@ import warnings
 
 import numpy as np
 
+from ..._core.ndarray import ndarray
+
 __all__ = ["Fusion", "FusionFallbackWarning", "fuse"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -202,8 +204,6 @@ def _user_line(traceback):
 
 def _call_signature(args):
     """(device, trace key, call key), or None for calls that run op by op as they are."""
-    from ..._core.ndarray import ndarray
-
     device = None
     trace_key, call_key = [], []
     for value in args:

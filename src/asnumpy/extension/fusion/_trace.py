@@ -21,6 +21,8 @@ import numpy as np
 
 from ...backends.cuda import scalar_ops
 from ...backends.cuda.elementwise import ArraySpec
+from ..._core import reductions
+from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
 from ..._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 
@@ -169,29 +171,19 @@ class Proxy:
         return Proxy(self._graph, self._graph.add("cast", (self._node,), dtype, self.shape))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
-        from ..._core.reductions import sum as sum_
-
-        return sum_(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return reductions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis=None, dtype=None, out=None, keepdims=False):
-        from ..._core.reductions import prod
-
-        return prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return reductions.prod(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def max(self, axis=None, out=None, keepdims=False):
-        from ..._core.reductions import max as max_
-
-        return max_(self, axis=axis, out=out, keepdims=keepdims)
+        return reductions.max(self, axis=axis, out=out, keepdims=keepdims)
 
     def min(self, axis=None, out=None, keepdims=False):
-        from ..._core.reductions import min as min_
-
-        return min_(self, axis=axis, out=out, keepdims=keepdims)
+        return reductions.min(self, axis=axis, out=out, keepdims=keepdims)
 
     def mean(self, axis=None, dtype=None, out=None, keepdims=False):
-        from ..._core.reductions import mean
-
-        return mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return reductions.mean(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def __pow__(self, other, modulo=None):
         if modulo is not None:
@@ -397,8 +389,6 @@ def trace(function, args, device):
     ``args`` are asnumpy arrays (or ``ArraySpec``: a dtype and a shape, no
     data), Python scalars (weak) and NumPy scalars.
     """
-    from ..._core.ndarray import ndarray
-
     graph = Graph(device)
     proxies = []
     for position, value in enumerate(args):
