@@ -111,8 +111,10 @@ def _scalar_converter(value, loop_dtype, parameter, c_type):
     """
     carrier = arguments.PARAMETER_DTYPES[c_type]
     if isinstance(value, np.ndarray | np.generic) and value.dtype == loop_dtype:
+        # the front end's converted Python scalars (0-d arrays) and NumPy scalars of the
+        # loop's type: a view as the parameter's type, no conversion
         def convert(x):
-            return parameter(np.asarray(x).view(carrier)[()])
+            return parameter(x.view(carrier)[()] if isinstance(x, np.ndarray) else x.view(carrier))
         return convert
     source_dtype = value.dtype if isinstance(value, np.ndarray | np.generic) else loop_dtype
 
