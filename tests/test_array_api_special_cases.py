@@ -26,7 +26,6 @@ from inspect import Parameter
 import numpy as np
 import pytest
 from _cuda_host import requires_compiler
-from test_cuda_emulated import cuda  # noqa: F401  (the emulated cuda:0 fixture)
 
 import asnumpy as ap
 from asnumpy.backends.cpu import math_kernels as mk

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from _cuda_host import requires_compiler
 from hypothesis import given, settings, strategies as st
-from test_cuda_emulated import cuda  # noqa: F401 (the emulated cuda:0 fixture)
 
 import asnumpy as ap
 from asnumpy._interop import dlpack_abi

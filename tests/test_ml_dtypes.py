@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 from _cuda_host import requires_compiler
-from test_cuda_emulated import cuda  # noqa: F401 (the fixture: cuda:0 on the emulated driver)
 
 import asnumpy as ap
 from asnumpy import _dtypes
