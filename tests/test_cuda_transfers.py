@@ -304,6 +304,8 @@ def test_fallback_keeps_aliasing_views_consistent(cuda):
 
 
 def test_copies_to_two_gpus_share_the_pinned_pool(cuda):
+    if len(ap.devices("cuda")) < 2:
+        pytest.skip("needs two cuda devices")
     other = ap.Device("cuda:1")
     host = random_array((5 * cuda.backend.staging.chunk_bytes // 8,), np.dtype(np.float64))
     for _ in range(2):                # blocks in flight for one GPU while the other copies
@@ -366,3 +368,51 @@ def test_fallback_gives_an_array_passed_twice_one_mirror(cuda):
     _HostFallback(cuda.backend, lambda out, src, more: seen.append(
         (out is src, more[0] is out, out.device)), "probe")(a, a, [a])
     assert seen == [(True, True, ap.Device("cpu:0"))]
+
+
+def test_cuda_core_driver_describes_strided_copies_to_the_bindings():
+    # Without a GPU: the real driver's CUDA_MEMCPY2D/3D, handed to a recorder.
+    cu_real = pytest.importorskip("cuda.bindings.driver")
+    from asnumpy.backends.cuda.driver import CudaCoreDriver
+
+    calls = []
+
+    class Recorder:
+        def __getattr__(self, name):
+            return getattr(cu_real, name)
+
+        def cuMemcpy2DAsync(self, copy, stream):
+            calls.append(("2d", copy, stream))
+            return (cu_real.CUresult.CUDA_SUCCESS,)
+
+        def cuMemcpy3DAsync(self, copy, stream):
+            calls.append(("3d", copy, stream))
+            return (cu_real.CUresult.CUDA_SUCCESS,)
+
+    class Stream:
+        handle = 77
+
+    driver = object.__new__(CudaCoreDriver)
+    driver._cu = Recorder()
+    memory = cu_real.CUmemorytype
+    host, device = memory.CU_MEMORYTYPE_HOST, memory.CU_MEMORYTYPE_DEVICE
+    driver.copy_strided("htod", 4096, (256,), 1000, (64,), 64, (10,), Stream())
+    (shape, copy, stream), = calls
+    assert (shape, stream) == ("2d", 77)
+    assert (copy.srcMemoryType, copy.srcHost, copy.srcPitch) == (host, 1000, 64)
+    assert (copy.dstMemoryType, int(copy.dstDevice), copy.dstPitch) == (device, 4096, 256)
+    assert (copy.WidthInBytes, copy.Height) == (64, 10)
+    calls.clear()
+    driver.copy_strided("dtoh", 1000, (64, 640), 4096, (256, 256 * 12), 64, (10, 3), Stream())
+    (shape, copy, _), = calls
+    assert shape == "3d" and (copy.Depth, copy.Height, copy.WidthInBytes) == (3, 10, 64)
+    assert (copy.srcMemoryType, int(copy.srcDevice), copy.srcPitch, copy.srcHeight) == \
+        (device, 4096, 256, 12)
+    assert (copy.dstMemoryType, copy.dstHost, copy.dstPitch, copy.dstHeight) == \
+        (host, 1000, 64, 10)
+    calls.clear()
+    # slices not a whole number of rows apart: one 2D copy per slice
+    driver.copy_strided("dtoh", 1000, (64, 640), 4096, (256, 256 * 12 + 8), 64, (10, 2),
+                        Stream())
+    assert [(s, int(c.srcDevice), c.dstHost) for s, c, _ in calls] == \
+        [("2d", 4096, 1000), ("2d", 4096 + 256 * 12 + 8, 1640)]

@@ -100,7 +100,6 @@ class CudaCoreDriver:
         self._modules: dict = {}         # (device, kernel name) -> Kernel
         self._objects: dict = {}         # (device, source) -> ObjectCode
         self._configs: dict = {}         # (grid, block, shared bytes) -> LaunchConfig
-        self._pinned_context = threading.local()   # .ready: a context is current for pinning
         self._lock = threading.Lock()
 
     # -- devices ------------------------------------------------------------------------
@@ -264,9 +263,9 @@ class CudaCoreDriver:
 
     def alloc_pinned(self, nbytes):
         cu = self._cu
-        if not getattr(self._pinned_context, "ready", False):
-            self._device(0)          # cuMemHostAlloc needs a context; PORTABLE serves all
-            self._pinned_context.ready = True
+        status, context = cu.cuCtxGetCurrent()
+        if status == cu.CUresult.CUDA_SUCCESS and int(context) == 0:
+            self.make_current(0)     # cuMemHostAlloc needs a context; PORTABLE serves all
         status, pointer = cu.cuMemHostAlloc(nbytes, cu.CU_MEMHOSTALLOC_PORTABLE)
         if status == cu.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
             raise MemoryError(f"asnumpy (cuda): no page-locked host memory for {nbytes} bytes")
@@ -361,7 +360,10 @@ class _PinnedMemory:
                                     "data": (pointer, False)}
 
     def __del__(self):
-        self._cu.cuMemFreeHost(self._pointer)
+        try:
+            self._cu.cuMemFreeHost(self._pointer)
+        except Exception:            # interpreter shutdown: the bindings may be gone
+            pass
 
 
 class _ForeignMemory:
