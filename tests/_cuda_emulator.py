@@ -191,7 +191,8 @@ class Driver:
         # Forced work runs under this lock, on the forcing thread.
         self._lock = threading.RLock()
         self._clock = 0                    # counts enqueues, to order forced streams
-        self._defaults = [_Stream(i, handle=0) for i in range(DEVICES)]   # the NULL stream
+        # the legacy default stream: cuda-core's default, CU_STREAM_LEGACY (0x1)
+        self._defaults = [_Stream(i, handle=1) for i in range(DEVICES)]
         # per device: every stream not yet destroyed, or destroyed with work pending
         self._streams = [[stream] for stream in self._defaults]
         self._external: dict = {}          # (device, handle) -> _Stream of a foreign handle
@@ -353,7 +354,7 @@ class Driver:
 
     def live_streams(self, i):
         """Streams of device ``i`` created and not yet destroyed (a test hook)."""
-        return [s for s in self._streams[i] if not s.destroyed and s.handle != 0
+        return [s for s in self._streams[i] if not s.destroyed and s not in self._defaults
                 and s not in self._external.values()]
 
     def pending(self, stream):
@@ -367,7 +368,7 @@ class Driver:
     def external_stream(self, i, handle):
         """A foreign ``cudaStream_t``: one of ours when the handle is, else a stream of
         its own, the same one for the same handle."""
-        if handle in (0, 1, 2):             # NULL, legacy and per-thread default streams
+        if handle in (0, 1):                # NULL and legacy default: our default stream
             return self._defaults[i]
         for stream in self._streams[i]:
             if stream.handle == handle:
