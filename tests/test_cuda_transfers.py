@@ -416,3 +416,35 @@ def test_cuda_core_driver_describes_strided_copies_to_the_bindings():
                         Stream())
     assert [(s, int(c.srcDevice), c.dstHost) for s, c, _ in calls] == \
         [("2d", 4096, 1000), ("2d", 4096 + 256 * 12 + 8, 1640)]
+
+
+def test_a_download_on_a_user_stream_completes_in_stream_order(cuda, emulated_driver):
+    stream = ap.Stream(cuda)
+    host = random_array((300, 400), np.dtype(np.float64))          # ~1 MiB: staged
+    a = ap.asarray(host, device=cuda)
+    cuda.synchronize()
+    into = np.zeros(host[::2].shape)
+    handle = ap.asnumpy(a[::2], stream=stream, wait=False, out=into)
+    assert not into.any()               # queued: nothing forced the stream yet
+    assert not handle.done()
+    np.testing.assert_array_equal(handle.wait(), host[::2])
+    pending = a.get(stream=stream, out=np.zeros(host.shape))
+    assert not pending.any()
+    stream.synchronize()
+    np.testing.assert_array_equal(pending, host)
+
+
+@pytest.mark.parametrize("index", [(Ellipsis,), (slice(None, None, -2), slice(3, 300)),
+                                   (slice(None, None, 2), slice(None, None, 2))])
+def test_downloads_on_user_streams_give_the_data_once_synchronized(cuda, index):
+    stream = ap.Stream(cuda)
+    for shape, dtype in [((5, 7), np.int8), ((600, 500), np.float32), ((3, 1000), np.complex64)]:
+        host = random_array(shape, np.dtype(dtype))
+        a = ap.asarray(host, device=cuda)
+        stream.wait_event(ap.get_current_stream(cuda).record())    # after the upload
+        out = a[index].get(stream=stream)
+        into = np.empty(host[index].shape, dtype, order="F")
+        handle = ap.asnumpy(a[index], stream=stream, wait=False, out=into)
+        stream.synchronize()
+        np.testing.assert_array_equal(out, host[index])
+        np.testing.assert_array_equal(handle.wait(), host[index])

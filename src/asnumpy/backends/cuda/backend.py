@@ -167,20 +167,26 @@ class CudaBackend:
         return current_stream(device).record()
 
     def copy_to_host(self, host: np.ndarray, src):
-        """Copy ``src`` into ``host``; returns once done, having waited for its stream only.
+        """Copy ``src`` into ``host`` on the current stream; returns an :class:`~asnumpy.Event`.
 
-        Returns a completed :class:`~asnumpy.Event` (the same waitable as
-        :meth:`copy_from_host`).  Strided sources are read by 2D/3D copies,
-        or packed on the device first -- never by copying their whole buffer.
+        On the default stream the copy is done on return (having waited for
+        that stream only).  On a user stream a staged copy is only queued:
+        ``host`` holds the data once the returned event (or the stream) has
+        completed -- as on cpu, where a user stream's copy runs later on its
+        thread.  Strided sources are read by 2D/3D copies, or packed on the
+        device first -- never by copying their whole buffer.
         """
         device = src._device
+        stream = current_stream(device)
+        # on a user stream the copy into ``host`` completes in stream order (host functions)
+        defer = None if stream.is_default else stream.launch_host_func
         if not transfers.download(self, current_native(device), device.index,
-                                  self._region(src), host):
+                                  self._region(src), host, defer):
             packed = self._device_temporary(src)
             self.kernel("copy")(packed, src)
             transfers.download(self, current_native(device), device.index,
-                               self._region(packed), host)
-        return current_stream(device).record()
+                               self._region(packed), host, defer)
+        return stream.record()
 
     def _region(self, array) -> transfers.Region:
         return transfers.Region.of(array, self.pointer(array))

@@ -25,6 +25,7 @@ memory can be had.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -277,11 +278,16 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
     return True
 
 
-def download(backend, stream, device_index, region: Region, host: np.ndarray) -> bool:
+def download(backend, stream, device_index, region: Region, host: np.ndarray,
+             defer=None) -> bool:
     """Copy ``region`` into ``host`` (of its shape; cast); returns once ``host`` holds it.
 
-    Waits for ``stream`` (up to the copy) only.  Returns False, having
-    copied nothing, when the region needs packing on the device.
+    Waits for ``stream`` (up to the copy) only -- unless ``defer`` is given:
+    ``defer(fn, *args)`` queues a host function in the stream's order (a
+    user stream's ``launch_host_func``), and a staged copy then returns at
+    once, each piece moved from its pinned block into ``host`` by a host
+    function when the stream gets there.  Returns False, having copied
+    nothing, when the region needs packing on the device.
     """
     if 0 in region.shape:
         return True
@@ -292,6 +298,8 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
     if not copier.staged():
         _direct_download(copier, region.dtype)
         return True
+    if defer is not None:
+        return _download_deferred(copier, defer)
     driver, pool = backend.driver, copier.pool
     waiting = None                       # (block, event, index, shape) of the previous piece
 
@@ -327,4 +335,27 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray) ->
     finally:
         if waiting is not None:
             finish(*waiting)
+    return True
+
+
+def _download_deferred(copier: _Copier, defer) -> bool:
+    """Queue a staged download whose host copies run as host functions, in stream order."""
+    pool, stream, device_index = copier.pool, copier.stream, copier.device_index
+    unstage = functools.partial(np.copyto, casting="unsafe")
+    for index, start, shape, strides in copier.pieces():
+        plan = copier.plan(shape, strides)
+        try:
+            block = pool.acquire(math.prod(shape) * copier.layout.itemsize, device_index)
+        except MemoryError:              # the driver stages pageable memory itself
+            piece = np.empty(shape, copier.dtype)
+            copier.issue("dtoh", start, plan, piece)
+            np.copyto(copier.host_piece(index), piece, casting="unsafe")
+            continue
+        try:
+            staged = copier.block_view(block, shape)
+            copier.issue("dtoh", start, plan, staged)
+            defer(unstage, copier.host_piece(index), staged)
+        finally:
+            # the block's event follows the host function: reused once it has run
+            pool.release(block, device_index, stream)
     return True
