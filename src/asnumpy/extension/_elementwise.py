@@ -152,7 +152,11 @@ class ElementwiseKernel(UserKernel):
                 lvalue = element(param.name, ctype, operand, "i", "_ind.index_")
                 access.append(f"{const}{ctype}& {param.name} = {lvalue};")
         decls += ["long long _size", *(f"long long _shape_{d}" for d in range(ndim))]
-        index = ("" if ndim == 0 else "_ind.index_[0] = i;" if ndim == 1 else "_ind.set(i);")
+        # the multi-index of element i: on the cpu, where each piece walks a range, an
+        # odometer advanced with i; in a grid-stride loop, computed from i
+        odometer = kind == "cpu" and ndim > 1
+        index = ("" if ndim == 0 or odometer else
+                 "_ind.index_[0] = i;" if ndim == 1 else "_ind.set(i);")
         body_head = (f"CIndexer<{ndim}> _ind; _ind.size_ = _size;\n    "
                      + "".join(f"_ind.shape_[{d}] = _shape_{d}; " for d in range(ndim))
                      + "\n    " + "\n    ".join(s for s in setup if s))
@@ -161,7 +165,8 @@ class ElementwiseKernel(UserKernel):
         if kind == "cpu":
             head = (f"static void asn_body({', '.join(decls)}, long long _begin, "
                     "long long _end)")
-            loop = "for (long long i = _begin; i < _end; ++i)"
+            loop = ("_ind.set(_begin);\n    for (long long i = _begin; i < _end; ++i, _ind.next())"
+                    if odometer else "for (long long i = _begin; i < _end; ++i)")
         else:
             head = f'extern "C" __global__ void {NAME_MARK}({", ".join(decls)})'
             loop = ("for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; "

@@ -179,6 +179,13 @@ template <int N> struct CIndexer {
             i /= shape_[d];
         }
     }
+    /* the next index in C order (an odometer: no division) */
+    ASN_HD void next() {
+        for (int d = N - 1; d >= 0; --d) {
+            if (++index_[d] < shape_[d]) return;
+            index_[d] = 0;
+        }
+    }
 };
 """
 

@@ -253,7 +253,12 @@ class ReductionKernel(UserKernel):
             + "".join(f"_red_ind.shape_[{d}] = _red_shape_{d}; " for d in range(nr))
             + "\n    " + "\n    ".join(s for s in setup if s))
         set_out = _set_index("_out_ind", "_j", nk)
-        set_red = _set_index("_red_ind", "_r", nr)
+        # on the cpu each output walks a range of the reduced space: an odometer there
+        odometer = kind == "cpu" and nr > 1
+        set_red = "" if odometer else _set_index("_red_ind", "_r", nr)
+        red_loop = ("_red_ind.set(_r0);\n        for (long long _r = _r0; _r < _r1; "
+                    "++_r, _red_ind.next())" if odometer else
+                    "for (long long _r = _r0; _r < _r1; ++_r)")
         accumulate = (
             f"{set_red}\n            " + "\n            ".join(inputs)
             + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr}\n);"
@@ -265,7 +270,7 @@ class ReductionKernel(UserKernel):
                 + self.post_map_expr + "\n; }")
         if kind == "cpu":
             body = head + self._cpu_body(decls, indexers, set_out, identity, initial,
-                                         accumulate, combine, post)
+                                         red_loop, accumulate, combine, post)
             library = _toolchain.load_library(cpu_source(body), options=self.options)
             entry, finish = library.asn_entry, library.asn_finish
             entry.restype = finish.restype = None
@@ -277,7 +282,8 @@ class ReductionKernel(UserKernel):
         return cuda_source(body.replace(NAME_MARK, name, 1)), name
 
     @staticmethod
-    def _cpu_body(decls, indexers, set_out, identity, initial, accumulate, combine, post):
+    def _cpu_body(decls, indexers, set_out, identity, initial, red_loop, accumulate, combine,
+                  post):
         params = ", ".join(decls)
         partial_params = ["long long _j0", "long long _j1", "long long _r0", "long long _r1",
                           "void* _partial", "void* _partial_has"]
@@ -291,7 +297,7 @@ static void asn_body({params}, {', '.join(partial_params)}) {{
         {set_out}
         bool _has = {identity};
         _type_reduce _acc = {initial};
-        for (long long _r = _r0; _r < _r1; ++_r) {{
+        {red_loop} {{
             {accumulate}
         }}
         if (_partial) {{
