@@ -448,3 +448,23 @@ def test_downloads_on_user_streams_give_the_data_once_synchronized(cuda, index):
         stream.synchronize()
         np.testing.assert_array_equal(out, host[index])
         np.testing.assert_array_equal(handle.wait(), host[index])
+
+
+def test_without_pinned_memory_copies_go_from_pageable_memory(cuda, monkeypatch):
+    driver = cuda.backend.driver
+
+    def no_pinned_memory(nbytes):
+        raise MemoryError("no page-locked memory")
+
+    monkeypatch.setattr(cuda.backend, "staging", staging.StagingPool(driver))
+    monkeypatch.setattr(driver, "alloc_pinned", no_pinned_memory)
+    host = random_array((400, 700), np.dtype(np.float64))
+    a = ap.asarray(host, device=cuda)
+    a[::3, 5:] = host[::3, :-5]
+    want = host.copy()
+    want[::3, 5:] = host[::3, :-5]
+    np.testing.assert_array_equal(a.get(), want)
+    stream = ap.Stream(cuda)
+    stream.wait_event(ap.get_current_stream(cuda).record())
+    np.testing.assert_array_equal(ap.asnumpy(a[::-2], stream=stream, wait=False).wait(),
+                                  want[::-2])

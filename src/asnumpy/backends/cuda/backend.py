@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime.memory import Buffer
+from ...runtime.stream import Event
 from . import transfers
 from .staging import StagingPool
 from .streams import (CudaDefaultStream, CudaStream, StreamOrderedReuse, across_devices,
@@ -186,7 +187,8 @@ class CudaBackend:
             self.kernel("copy")(packed, src)
             transfers.download(self, current_native(device), device.index,
                                self._region(packed), host, defer)
-        return stream.record()
+        # a download on the default stream is complete: an unrecorded Event is done
+        return Event() if defer is None else stream.record()
 
     def _region(self, array) -> transfers.Region:
         return transfers.Region.of(array, self.pointer(array))

@@ -15,6 +15,8 @@ synchronously.  :class:`StagingPool` keeps a bounded set of pinned blocks
   so copying chunk ``k + 1`` on the host overlaps chunk ``k``'s DMA;
 * the pool holds at most ``capacity_bytes``: a request that would exceed it
   waits for the oldest block in flight (or frees idle blocks of other sizes);
+  MemoryError when no pinned memory can be had (the copy then goes from
+  pageable memory);
 * :meth:`StagingPool.release_all` waits for every block in flight and frees
   them all (the back end calls it on ``reset_device`` and ``finalize``).
 """
@@ -98,9 +100,9 @@ class StagingPool:
                     self.allocations += 1
                     break
                 oldest = self._in_flight[0] if self._in_flight else None
-            if oldest is None:     # every block is out with a copy being prepared
-                raise RuntimeError("staging: the pinned pool is exhausted by copies "
-                                   "that have not been queued")
+            if oldest is None:     # every block is out with a copy being prepared (threads)
+                raise MemoryError("staging: every pinned block is taken by copies being "
+                                  "prepared")   # the caller copies from pageable memory
             self._sync(oldest)                         # outside the lock: it may run work
         try:
             return StagingBlock(self.driver.alloc_pinned(size), size)
