@@ -6,10 +6,14 @@ Kernels come from three places, looked up in this order:
   rendered from the op catalog into CUDA C and compiled by NVRTC;
 * copies and fills done by the driver (contiguous layouts);
 * everything else (sorting, linear algebra, FFT, random, fancy indexing,
-  ...) runs as the *host fallback*: the arrays' buffers are copied to the
-  host, the cpu back end's kernel of the same name runs on them, and the
-  buffers are copied back.  Correct everywhere, and the seam where later
-  work replaces one kernel at a time with a GPU one (cuBLAS, cuFFT, ...).
+  ...) runs as the *host fallback*: the bytes the arrays span are copied to
+  the host, the cpu back end's kernel of the same name runs on them, and the
+  elements of the arrays it writes are copied back.  Correct everywhere, and
+  the seam where later work replaces one kernel at a time with a GPU one
+  (cuBLAS, cuFFT, ...).
+
+Host<->device copies in any layout are :mod:`.transfers`' (pinned staging
+from :mod:`.staging`, 2D/3D driver copies for strided views).
 """
 
 from __future__ import annotations
