@@ -468,3 +468,23 @@ def test_without_pinned_memory_copies_go_from_pageable_memory(cuda, monkeypatch)
     stream.wait_event(ap.get_current_stream(cuda).record())
     np.testing.assert_array_equal(ap.asnumpy(a[::-2], stream=stream, wait=False).wait(),
                                   want[::-2])
+
+
+def test_fallback_never_writes_back_an_input_another_stream_changed(cuda):
+    from asnumpy.backends.cpu.kernels import view
+    from asnumpy.backends.cuda.backend import _HostFallback
+
+    x = ap.asarray(np.arange(100.0), device=cuda)
+    out = ap.empty(100, np.float64, device=cuda)
+    stream = ap.Stream(cuda)
+
+    def kernel(out_mirror, source_mirror):
+        with stream:                  # meanwhile another stream rewrites the input
+            x[...] = -1.0
+        stream.synchronize()
+        np.copyto(view(out_mirror), view(source_mirror) * 2)
+
+    _HostFallback(cuda.backend, kernel, "probe")(out, x)
+    cuda.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(100.0) * 2)
+    np.testing.assert_array_equal(x.get(), np.full(100, -1.0))
