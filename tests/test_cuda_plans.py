@@ -269,3 +269,42 @@ def test_reduction_plans_tell_initial_values_apart(cuda):
         want = np.sum(np.zeros((3, 0)), axis=1, initial=initial)
         np.testing.assert_array_equal(got, want)
         assert np.signbit(got).tolist() == np.signbit(want).tolist()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.complex64])
+def test_broadcast_scalar_operands_keep_the_contiguous_kernel(cuda, emulated_driver, rng,
+                                                              dtype):
+    host = (rng.standard_normal(41) * 50).astype(dtype)
+    a = _device(host, cuda)
+    launched = emulated_driver.launches
+    for start in range(3):
+        x = a[start:start + 37]
+        centre = x.sum() if np.dtype(dtype).kind != "c" else x[5]      # a 0-d device array
+        want = host[start:start + 37] - host[start:start + 37].sum(dtype=dtype) \
+            if np.dtype(dtype).kind != "c" else host[start:start + 37] - host[start + 5]
+        with np.errstate(all="ignore"):
+            got = ap.subtract(x, centre)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+        assert launched[-1].startswith("asn_ew_subtract_")
+        lanes = 16 // max(v.itemsize for v in (x, centre, got))     # the widest operand
+        # each stepping operand's vector is lanes of its elements, aligned to its size
+        aligned = all(cuda.backend.pointer(v) % (lanes * v.itemsize) == 0 for v in (x, got))
+        assert launched[-1].endswith(f"_v{lanes}") == aligned
+    out = ap.zeros(37, dtype=dtype, device=cuda)
+    mask = ap.asarray(np.True_, device=cuda)                 # a broadcast 0-d mask
+    ap.add(a[:37], a[:37], out=out, where=mask)
+    np.testing.assert_array_equal(out.get(), host[:37] + host[:37])
+
+
+def test_broadcast_operands_are_not_vector_aligned():
+    f4 = np.dtype(np.float32)
+    flat = ew.ArraySpec(f4, (10,), (4,))
+    point = ew.ArraySpec(f4, (), ())
+    plan = ew.plan_elementwise("subtract", (f4, f4, f4), [flat, point], [flat])
+    assert plan.vector is not None and plan.vector.alignments == ((0, 16), (1, 16))
+    assert "in1[0]" in plan.source
+    # an output that does not step (every element written to one place) is no broadcast
+    # input: it keeps the general kernel
+    still = ew.ArraySpec(f4, (10,), (0,))
+    plan = ew.plan_elementwise("add", (f4, f4, f4), [flat, flat], [still])
+    assert plan.vector is None and "out0_st0" in plan.source

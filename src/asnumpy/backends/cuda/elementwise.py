@@ -251,9 +251,12 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
     size = int(np.prod(shape, dtype=np.int64)) if shape else 1
     itemsizes = [_as_dtype(spec.dtype).itemsize for _, _, spec in arrays]
     bits = index_width(shape, strides, itemsizes, index_bits)
-    # a 1-D loop where every operand steps by exactly its own item size indexes typed pointers
+    # a 1-D loop where every operand steps by exactly its own item size indexes typed
+    # pointers; an input may also not step at all (a broadcast scalar: x - x.mean())
     contiguous = len(shape) <= 1 and all(
-        (not st) or st[0] == size_ for st, size_ in zip(strides, itemsizes))
+        (not st) or st[0] == size_ or (st[0] == 0 and role != "out")
+        for st, size_, (role, _, _) in zip(strides, itemsizes, arrays))
+    broadcast = tuple(bool(st) and st[0] == 0 for st in strides) if contiguous else ()
 
     kinds = tuple("a" if isinstance(s, ArraySpec) else "s" for s in inputs)
     storage = tuple(_as_dtype(s.dtype).char for s in inputs) + tuple(
@@ -261,7 +264,7 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
     # lanes: elements per vector of the widest operand; 1 (no vector kernel) for complex128
     lanes = VECTOR_BYTES // max(itemsizes) if contiguous and shape and where is None else 1
     rendered = _render(name, tuple(d.char for d in loop), storage, kinds, where is not None,
-                       len(shape), contiguous, bits, lanes if lanes > 1 else 0)
+                       len(shape), contiguous, bits, lanes if lanes > 1 else 0, broadcast)
 
     idx = np.int32 if bits == 32 else np.int64
     arguments: list = [("pointer", "out", k) for k in range(len(outputs))]
@@ -285,17 +288,20 @@ def plan_elementwise(name, loop, inputs, outputs, where=None, *, index_bits=None
     if vector_name is not None:
         positions = [k for k, a in enumerate(arguments) if type(a) is tuple]
         vector = VectorKernel(vector_name, lanes, tuple(
-            (position, lanes * size_) for position, size_ in zip(positions, itemsizes)))
+            (position, lanes * size_)
+            for position, size_, fixed in zip(positions, itemsizes, broadcast) if not fixed))
     return ElementwiseKernel(source, kernel_name, tuple(arguments), parameters, size, bits,
                              vector)
 
 
 @functools.lru_cache(maxsize=1024)
-def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits, lanes=0):
+def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits, lanes=0,
+            broadcast=()):
     """(source, kernel name, parameters, vector kernel name or None) of one layout class.
 
-    ``lanes`` > 0 (contiguous layouts only) adds the vector-load kernel; see
-    plan_elementwise.
+    ``lanes`` > 0 (contiguous layouts only) adds the vector-load kernel;
+    ``broadcast`` (contiguous layouts only) flags the pointer operands read
+    at their first element for every element; see plan_elementwise.
     """
     ctype = scalar_ops.CTYPES
     loop_dtypes = tuple(np.dtype(c) for c in loop)
@@ -327,8 +333,8 @@ def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits, lanes
     body = []
     if contiguous:
         # typed indexing: the compiler sees unit-stride accesses
-        for var, _ in pointers:
-            body.append(f"        const {idx_t} {var}_off = i;")
+        for (var, _), fixed in zip(pointers, broadcast or [False] * len(pointers)):
+            body.append(f"        const {idx_t} {var}_off = {'0' if fixed else 'i'};")
 
         def ref(var, c_type, const=""):
             return f"{var}[{var}_off]"
@@ -395,12 +401,16 @@ def _render(name, loop, storage, kinds, has_where, ndim, contiguous, bits, lanes
         def vec(k, role):
             return f"asn_vec<{ctype[storage[k if role == 'in' else nin + k]]}, {lanes}>"
 
+        # a broadcast input is read at its first element, no vector of it
+        fixed = {var for (var, _), flag in zip(pointers, broadcast) if flag}
         lines = [f"        const {vec(k, 'in')} in{k}_v = "
                  f"reinterpret_cast<const {vec(k, 'in')}*>(in{k})[t];"
-                 for k, kind in enumerate(kinds) if kind == "a"]
+                 for k, kind in enumerate(kinds) if kind == "a" and f"in{k}" not in fixed]
         lines += [f"        {vec(k, 'out')} out{k}_v;" for k in range(nout)]
+        lines.append("#pragma unroll")
         lines.append(f"        for (int l = 0; l < {lanes}; ++l) {{")
-        lines += element(lambda k: f"in{k}_v.v[l]", lambda k: f"out{k}_v.v[l]", " " * 12)
+        lines += element(lambda k: f"in{k}[0]" if f"in{k}" in fixed else f"in{k}_v.v[l]",
+                         lambda k: f"out{k}_v.v[l]", " " * 12)
         lines.append("        }")
         lines += [f"        reinterpret_cast<{vec(k, 'out')}*>(out{k})[t] = out{k}_v;"
                   for k in range(nout)]
