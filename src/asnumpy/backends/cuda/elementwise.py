@@ -25,8 +25,11 @@ placeholders for the runtime to fill in.  The steps, in
    launch falls back to the scalar kernel when a pointer is misaligned.
 
 Renderings are cached by (ufunc, loop, storage dtypes, operand kinds, number
-of collapsed dimensions, contiguity, index width): the shape and strides are
-kernel arguments, so the same kernel serves every array of that layout class.
+of collapsed dimensions, contiguity, index width, vector lanes, broadcast
+inputs): the shape and strides are kernel arguments, so the same kernel
+serves every array of that *layout class* -- contiguous (every operand steps
+by its item size, or an input by nothing: a broadcast scalar such as
+``x - x.mean()``), or general strides of a given collapsed rank.
 
 Caveats the caller owns: partial overlap between an output and an input
 (exact aliasing, e.g. ``add(a, b, out=a)``, is fine) must be resolved by a

@@ -8,8 +8,10 @@ a :class:`UfuncLaunch`, in a bounded :class:`PlanCache`.  The key is
 :func:`call_key`: the ufunc, its loop, and per operand its storage dtype,
 shape and byte strides (a scalar: its dtype or Python type).  The
 *kernel* behind a plan is shared more widely -- rendering is cached per
-layout class (contiguous, or collapsed rank with general strides; index
-width; operand kinds) -- so a new shape costs one planning, not a compile.
+layout class (contiguous, with broadcast scalar inputs or not, or a
+collapsed rank with general strides; index width; operand kinds) -- so a
+new shape costs one planning, not a compile.  The plans of reductions
+(``plan_reduction``) are kept in a second cache of the same kind.
 
 What a cached plan still does per call is small and fixed: read each
 operand's device address, convert each scalar operand with the converter
