@@ -53,6 +53,57 @@ def _real_cuda_driver_loads() -> bool:
     return True
 
 
+# ``ASNUMPY_DEVICE=cuda:N python -m pytest`` runs the whole suite with a cuda device as the
+# default: on a GPU when one loads, else on the emulated driver (set up here, before any test
+# asks for the default device; subprocesses that tests start find it through PYTHONPATH).
+CUDA_SESSION = os.environ.get("ASNUMPY_DEVICE", "").strip().startswith("cuda")
+if CUDA_SESSION and not _real_cuda_driver_loads():
+    from _cuda_host import compiler as _compiler
+
+    if _compiler() is None:
+        raise pytest.UsageError("ASNUMPY_DEVICE=cuda: no GPU, and no C++ compiler "
+                                "(g++ or $CXX) for the emulated cuda driver")
+    _TESTS = os.path.dirname(os.path.abspath(__file__))
+    os.environ.setdefault("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_TESTS, os.environ.get("PYTHONPATH")) if p)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "cpu_default(reason): the test is meaningless when the default device is "
+        "cuda (ASNUMPY_DEVICE=cuda:N); it skips there, giving the reason")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--sample-cases", type=int, default=0, metavar="K",
+        help="run at most K parametrized cases of each test function: the K whose ids have "
+             "the smallest crc32, a choice stable across runs (the cuda step of .ci/run)")
+
+
+def pytest_collection_modifyitems(config, items):
+    budget = config.getoption("--sample-cases")
+    if budget <= 0:
+        return
+    cases: dict[str, list] = {}
+    for item in items:
+        cases.setdefault(item.nodeid.partition("[")[0], []).append(item)
+    kept = set()
+    for group in cases.values():
+        group.sort(key=lambda item: zlib.crc32(item.nodeid.encode()))
+        kept.update(id(item) for item in group[:budget])
+    config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
+    items[:] = [item for item in items if id(item) in kept]
+
+
+def pytest_runtest_setup(item):
+    marker = item.get_closest_marker("cpu_default")
+    if marker is not None and CUDA_SESSION:
+        reason = marker.args[0] if marker.args else marker.kwargs["reason"]
+        pytest.skip(f"meaningless with ASNUMPY_DEVICE=cuda: {reason}")
+
+
 @pytest.fixture(scope="module")
 def cuda():
     """``cuda:0``: a real GPU when one is usable, else the emulated driver.
@@ -77,7 +128,8 @@ def cuda():
     try:
         yield ap.Device("cuda:0")
     finally:
-        if emulated:
+        # the registry stays when cuda is the session's default device (it holds that one)
+        if emulated and not CUDA_SESSION:
             for name in [n for n in device_registry._devices if n.startswith("cuda")]:
                 del device_registry._devices[name]
             device_registry._kinds_loaded.discard("cuda")
