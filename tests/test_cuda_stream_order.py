@@ -87,7 +87,7 @@ def test_freed_memory_released_to_the_driver_after_its_stream(cuda):
     pool.free_all_blocks()               # the block goes back while `y` still needs it
     cuda.default_stream.synchronize()    # whatever else the device had queued
     stream.synchronize()
-    np.testing.assert_array_equal(y.get(stream=stream), host_data())
+    np.testing.assert_array_equal(y.get(), host_data())
 
 
 def test_a_fresh_block_on_a_user_stream_waits_for_its_allocation(cuda):
@@ -107,8 +107,8 @@ def test_a_fresh_block_on_a_user_stream_waits_for_its_allocation(cuda):
         z = ap.full(N, 7.0, device=cuda)     # fresh from the driver: maybe `a`'s memory
     second.synchronize()
     first.synchronize()
-    np.testing.assert_array_equal(z.get(stream=second), np.full(N, 7.0))
-    np.testing.assert_array_equal(b.get(stream=first), np.full(N, 3.0))
+    np.testing.assert_array_equal(z.get(), np.full(N, 7.0))
+    np.testing.assert_array_equal(b.get(), np.full(N, 3.0))
 
 
 # -- device synchronize ----------------------------------------------------------------
@@ -210,10 +210,8 @@ def test_a_copy_to_pageable_memory_synchronizes_only_its_stream(cuda):
     seen = []
     busy = ap.Stream(cuda)
     busy.launch_host_func(lambda: seen.append(gate.wait(GATE_S)))
-    copying = ap.Stream(cuda)
-    with copying:
-        a = ap.asarray(host_data(), device=cuda) + 1
-    got = a.get(stream=copying)          # returns once the copy is done, `busy` untouched
+    a = ap.asarray(host_data(), device=cuda) + 1
+    got = a.get()                        # the default stream's: done on return, `busy` untouched
     gate.set()
     busy.synchronize()
     assert seen == [True], "the copy waited for another stream's work"
@@ -221,15 +219,14 @@ def test_a_copy_to_pageable_memory_synchronizes_only_its_stream(cuda):
 
 
 def test_the_emulated_copy_leaves_other_streams_queued(emulated_driver, cuda):
-    busy, copying = ap.Stream(cuda), ap.Stream(cuda)
+    busy = ap.Stream(cuda)
     with busy:
         b = ap.asarray(host_data(), device=cuda) * 5
-    with copying:                        # another size: no block of `busy` to wait for
-        a = ap.asarray(np.arange(1000.0), device=cuda)
-    np.testing.assert_array_equal(a.get(stream=copying), np.arange(1000.0))
+    a = ap.asarray(np.arange(1000.0), device=cuda)    # another size: no block of `busy`
+    np.testing.assert_array_equal(a.get(), np.arange(1000.0))
     assert emulated_driver.pending(busy._native) > 0
     busy.synchronize()
-    np.testing.assert_array_equal(b.get(stream=busy), host_data() * 5)
+    np.testing.assert_array_equal(b.get(), host_data() * 5)
 
 
 # -- dropped streams are released ------------------------------------------------------
