@@ -399,6 +399,45 @@ def test_syncthreads_is_a_real_barrier_on_cpu(on_cpu):
     np.testing.assert_array_equal(ap.asnumpy(y), 2 * x)
 
 
+DYNAMIC = r"""
+extern "C" __global__ void block_max(const double* x, double* out, int n) {
+    extern __shared__ __align__(sizeof(double)) unsigned char smem[];
+    double* buf = reinterpret_cast<double*>(smem);
+    int t = threadIdx.x;
+    double best = -1e300;
+    for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x)
+        best = max(best, x[i]);
+    buf[t] = best;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t < s) buf[t] = max(buf[t], buf[t + s]);
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = buf[0];
+}
+extern "C" __global__ void fill_via_shared(int* out) {
+    extern __shared__ int slots[];               /* aliases smem, as on a GPU */
+    slots[threadIdx.x] = threadIdx.x * 3;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = slots[blockDim.x - 1 - threadIdx.x];
+}
+"""
+
+
+def test_dynamic_shared_memory_on_cpu(on_cpu, rng):
+    module = RawModule(code=DYNAMIC)
+    x = rng.standard_normal(10_000)
+    out = ap.zeros(6)
+    module.get_function("block_max")((6,), (128,), (ap.asarray(x), out, np.int32(x.size)),
+                                     shared_mem=128 * 8)
+    assert ap.asnumpy(out).max() == x.max()
+    filled = ap.zeros(2 * 32, ap.int32)
+    module.get_function("fill_via_shared")(2, 32, (filled,), shared_mem=32 * 4)
+    np.testing.assert_array_equal(ap.asnumpy(filled), np.tile(np.arange(32)[::-1] * 3, 2))
+    with pytest.raises(ValueError, match="dynamic shared memory.*shared_mem=0"):
+        module.get_function("fill_via_shared")(2, 32, (filled,))
+
+
 def test_grid_and_block_in_three_dimensions_on_cpu(on_cpu):
     code = r"""
     extern "C" __global__ void ids(long long* out) {
@@ -443,7 +482,6 @@ def test_atomics_across_blocks_on_cpu(on_cpu):
 
 @pytest.mark.parametrize("construct, named", [
     ("v = __shfl_down_sync(0xffffffff, v, 1);", "warp shuffles"),
-    ("extern __shared__ float dyn[]; v = dyn[0];", "dynamic shared memory"),
     ("v = __ballot_sync(0xffffffff, v > 0);", "warp votes"),
     ("v = __syncthreads_count(v > 0);", "__syncthreads_count"),
 ])
@@ -462,8 +500,8 @@ def test_raw_argument_checks_on_cpu(on_cpu):
         kernel(1, 4, (x, y, np.float32(2)))
     with pytest.raises(TypeError, match="argument 3 must be"):
         kernel(1, 4, (x, y, np.float32(2), "4"))
-    with pytest.raises(ValueError, match="shared_mem"):
-        kernel(1, 4, (x, y, np.float32(2), np.int32(4)), shared_mem=16)
+    with pytest.raises(ValueError, match="shared_mem must be a byte count"):
+        kernel(1, 4, (x, y, np.float32(2), np.int32(4)), shared_mem=-1)
     with pytest.raises(ValueError, match="grid must be positive"):
         kernel(0, 4, (x, y, np.float32(2), np.int32(4)))
     with pytest.raises(ValueError, match="more than 1024 threads"):

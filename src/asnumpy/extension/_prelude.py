@@ -209,6 +209,7 @@ CPU_RUNTIME = r"""
 #define __launch_bounds__(...)
 #define __shared__ static thread_local
 #define __constant__ static const
+#define __align__(n) alignas(n)
 struct uint3 { unsigned int x, y, z; };
 struct dim3 {
     unsigned int x, y, z;
@@ -298,6 +299,19 @@ static int asn_param_info(void (*)(A...), long long* sizes, char* kinds, int cap
     }
     return n;
 }
+/* dynamic shared memory (extern __shared__, rewritten to use this pointer): dims[6]
+   bytes, one buffer per OS thread, reused by the blocks it runs one after another */
+thread_local char* asn_dynamic_shared = 0;
+struct asn_shared_scope {
+    explicit asn_shared_scope(unsigned bytes) {
+        asn_dynamic_shared = 0;
+        if (bytes) {
+            asn_dynamic_shared = (char*)aligned_alloc(256, (bytes + 255u) / 256u * 256u);
+            if (!asn_dynamic_shared) { fprintf(stderr, "asnumpy: out of memory\n"); abort(); }
+        }
+    }
+    ~asn_shared_scope() { free(asn_dynamic_shared); asn_dynamic_shared = 0; }
+};
 static inline void asn_set_block(const unsigned* dims, long long b) {
     gridDim = dim3(dims[0], dims[1], dims[2]);
     blockDim = dim3(dims[3], dims[4], dims[5]);
@@ -316,6 +330,7 @@ static inline void asn_set_thread(long long t) {
 template <class... A>
 static void asn_launch(void (*f)(A...), void* const* args, const unsigned* dims,
                        long long b0, long long b1) {
+    asn_shared_scope shared(dims[6]);
     long long threads = (long long)dims[3] * dims[4] * dims[5];
     for (long long b = b0; b < b1; ++b) {
         asn_set_block(dims, b);
@@ -356,6 +371,7 @@ template <class... A> static void asn_call_entry(void* p) {
 template <class... A>
 static void asn_launch(void (*f)(A...), void* const* args, const unsigned* dims,
                        long long b0, long long b1) {
+    asn_shared_scope shared(dims[6]);
     asn_block_state s;
     asn_call<A...> call = {f, args};
     s.threads = (long long)dims[3] * dims[4] * dims[5];

@@ -5,9 +5,10 @@ it is compiled by the host's C++ compiler after the cpu prelude
 (:data:`._prelude.CPU_RUNTIME`): each block runs on one OS thread, its
 threads one after another -- or as fibers switched at every
 ``__syncthreads()`` when the source calls it, so barriers hold -- and blocks
-are spread over cores.  Constructs the cpu cannot run faithfully (warp
-shuffles and votes, dynamic shared memory, inline PTX, ...) are rejected
-with a :class:`CompileError` naming them.
+are spread over cores; dynamic shared memory is a per-thread buffer of
+``shared_mem`` bytes.  Constructs the cpu cannot run faithfully (warp
+shuffles and votes, inline PTX, ...) are rejected with a
+:class:`CompileError` naming them.
 """
 
 from __future__ import annotations
@@ -28,13 +29,18 @@ __all__ = ["RawKernel", "RawModule"]
 _KERNEL = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s+)?void\s+"
                      r"([A-Za-z_]\w*)\s*\(")
 _BARRIER = re.compile(r"\b__syncthreads\s*\(")
+# `extern __shared__ T name[];`: dynamic shared memory, rewritten on the cpu (see _cpu_code)
+_ALIGN = r"(?:(?:__align__|alignas)\s*\((?:[^()]|\([^()]*\))*\)\s*)"
+_DYNAMIC_SHARED = re.compile(
+    rf"\bextern\s+__shared__\s+{_ALIGN}*(?P<type>[A-Za-z_][\w\s:<>,*]*?)\s*{_ALIGN}*"
+    r"\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;")
 # CUDA headers whose contents the cpu prelude provides: dropped from cpu sources
 _CUDA_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:cuda_fp16|cuda_runtime|'
                            r'cuda_runtime_api|cuda|device_launch_parameters)\.h[>"]', re.MULTILINE)
 
 # Constructs with no faithful cpu form: (pattern, what it is)
 CPU_UNSUPPORTED = (
-    (r"\bextern\s+__shared__", "dynamic shared memory (extern __shared__)"),
+    (r"\bextern\s+__shared__", "this form of dynamic shared memory (extern __shared__)"),
     (r"\b__shfl\w*", "warp shuffles"),
     (r"\b__(?:ballot|any|all|uni)(?:_sync)?\s*\(", "warp votes"),
     (r"\b__activemask\s*\(", "__activemask"),
@@ -66,6 +72,27 @@ def kernel_names(code: str) -> list[str]:
     return list(dict.fromkeys(_KERNEL.findall(code)))
 
 
+def _cpu_code(code: str) -> tuple[str, bool]:
+    """``code`` for the cpu target, and whether it uses dynamic shared memory.
+
+    The CUDA headers the prelude provides are dropped; each ``extern __shared__
+    T name[];`` is removed and ``name`` after it becomes ``((T*)asn_dynamic_shared)``
+    (the launch's ``shared_mem`` bytes: all such arrays alias, as on a GPU).
+    """
+    code = _CUDA_INCLUDE.sub("", code)
+    found = list(_DYNAMIC_SHARED.finditer(code))
+    if not found:
+        return code, False
+    pieces, last = [], 0
+    for k, match in enumerate(found):
+        pieces.append(code[last:match.start()])
+        end = found[k + 1].start() if k + 1 < len(found) else len(code)
+        pointer = f"(({' '.join(match['type'].split())}*)asn_dynamic_shared)"
+        pieces.append(re.sub(rf"\b{match['name']}\b", pointer, code[match.end():end]))
+        last = end
+    return "".join(pieces), True
+
+
 def _dims(value, what, where):
     items = value if isinstance(value, tuple | list) else (value,)
     if not 1 <= len(items) <= 3:
@@ -92,11 +119,13 @@ class _Module:
         self.unique = {name: f"{name}_{suffix}" for name in self.names}
         self._cpu = None
         self._cuda_source = None
+        self.dynamic_shared = False         # set when compiled for the cpu
 
     def cpu_library(self, where):
         if self._cpu is None:
+            code, self.dynamic_shared = _cpu_code(self.code)
             for pattern, what in CPU_UNSUPPORTED:
-                found = re.search(pattern, self.code)
+                found = re.search(pattern, code)
                 if found:
                     raise CompileError(
                         f"{where}: {what} ({found.group(0).strip()!r}) cannot run on cpu "
@@ -107,9 +136,8 @@ class _Module:
                 f"const unsigned* d) {{ asn_launch({n}, a, d, b0, b1); }}\n"
                 f'extern "C" int asn_params_{n}(long long* s, char* k, int c) '
                 f"{{ return asn_param_info({n}, s, k, c); }}\n" for n in self.names)
-            code = _CUDA_INCLUDE.sub("", self.code)
             source = cpu_source(code + "\n" + trampolines,
-                                barriers=bool(_BARRIER.search(self.code)))
+                                barriers=bool(_BARRIER.search(code)))
             self._cpu = _toolchain.load_library(source, options=self.options)
         return self._cpu
 
@@ -164,13 +192,15 @@ class RawKernel:
         if not isinstance(args, tuple | list):
             raise TypeError(f"{where}: args must be a tuple, got {type(args).__name__}")
         grid, block = _dims(grid, "grid", where), _dims(block, "block", where)
+        if not 0 <= int(shared_mem) < 1 << 31:
+            raise ValueError(f"{where}: shared_mem must be a byte count, got {shared_mem!r}")
         device = _runner.device_of(args, where)
         arrays = [a for a in args if isinstance(a, ndarray)]
         if device.kind == "cpu":
-            if shared_mem:
-                raise ValueError(f"{where}: dynamic shared memory (shared_mem="
-                                 f"{shared_mem}) cannot be used on cpu devices")
             library = self._module.cpu_library(where)
+            if self._module.dynamic_shared and not shared_mem:
+                raise ValueError(f"{where}: the kernel uses dynamic shared memory (extern "
+                                 "__shared__) but shared_mem=0 bytes were given")
             entry = getattr(library, f"asn_launch_{self.name}")
             entry.restype = None
             sizes = self._parameter_sizes(library)
@@ -178,7 +208,7 @@ class RawKernel:
             scalars = [self._cpu_value(a, k, sizes) for k, a in enumerate(args)]
 
             def work():
-                dims = (ctypes.c_uint * 6)(*grid, *block)
+                dims = (ctypes.c_uint * 7)(*grid, *block, int(shared_mem))
                 blocks = grid[0] * grid[1] * grid[2]
                 _runner.run_cpu(entry, _with_pointers(args, scalars), blocks, dims,
                                 weight=block[0] * block[1] * block[2])
