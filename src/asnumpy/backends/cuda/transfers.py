@@ -201,10 +201,37 @@ class _Copier:
         return self.pool is not None and nbytes >= STAGE_MIN
 
     def pieces(self):
-        limit = max(1, self.pool.chunk_bytes // self.layout.itemsize)
-        for index in _slabs(self.layout.shape, limit):
-            start, shape, strides = _piece(self.layout, index)
-            yield index, start, shape, strides
+        """(index, device start, plan, shape) of each piece: one when not staged."""
+        layout = self.layout
+        if not self.staged():
+            yield (), layout.start, self.plan(layout.shape, layout.strides), layout.shape
+            return
+        limit = max(1, self.pool.chunk_bytes // layout.itemsize)
+        for index in _slabs(layout.shape, limit):
+            start, shape, strides = _piece(layout, index)
+            yield index, start, self.plan(shape, strides), shape
+
+    def acquire(self, shape):
+        """A pinned block for a piece of ``shape``; None when not staged or none can be had."""
+        if not self.staged():
+            return None
+        try:
+            return self.pool.acquire(math.prod(shape) * self.layout.itemsize,
+                                     self.device_index)
+        except MemoryError:              # no pinned memory: the driver stages pageable memory
+            return None
+
+    def pageable(self, kind, index, start, plan, shape) -> None:
+        """Copy one piece straight from or to pageable memory (the NumPy array itself when
+        it is laid out and typed as the piece, else a temporary)."""
+        host = self.host_piece(index)
+        direct = host.dtype == self.dtype and host.flags.c_contiguous
+        buffer = host if direct else np.empty(shape, self.dtype)
+        if kind == "htod" and not direct:
+            np.copyto(buffer, host, casting="unsafe")
+        self.issue(kind, start, plan, buffer)
+        if kind == "dtoh" and not direct:
+            np.copyto(host, buffer, casting="unsafe")
 
     def host_piece(self, index) -> np.ndarray:
         """The NumPy side of piece ``index`` (an array, also when 0-d)."""
@@ -213,25 +240,6 @@ class _Copier:
     def block_view(self, block, shape):
         nbytes = math.prod(shape) * self.layout.itemsize
         return block.memory[:nbytes].view(self.dtype).reshape(shape)
-
-
-def _direct_upload(copier: _Copier, dtype) -> None:
-    layout, host = copier.layout, copier.host
-    packed = host
-    if host.dtype != dtype or not host.flags.c_contiguous:
-        packed = np.empty(layout.shape, dtype)
-        np.copyto(packed, host, casting="unsafe")
-    copier.issue("htod", layout.start, copier.plan(layout.shape, layout.strides), packed)
-
-
-def _direct_download(copier: _Copier, dtype) -> None:
-    layout, host = copier.layout, copier.host
-    target = host
-    if host.dtype != dtype or not host.flags.c_contiguous:
-        target = np.empty(layout.shape, dtype)
-    copier.issue("dtoh", layout.start, copier.plan(layout.shape, layout.strides), target)
-    if target is not host:
-        np.copyto(host, target, casting="unsafe")
 
 
 def _copier(backend, stream, device_index, region, host) -> _Copier | None:
@@ -255,26 +263,18 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
     copier = _copier(backend, stream, device_index, region, np.broadcast_to(host, region.shape))
     if copier is None:
         return False
-    layout = copier.layout
-    if not copier.staged():
-        _direct_upload(copier, region.dtype)
-        return True
-    pool = copier.pool
-    for index, start, shape, strides in copier.pieces():
-        try:
-            block = pool.acquire(math.prod(shape) * layout.itemsize, device_index)
-        except MemoryError:              # no pinned memory to be had: the driver stages
-            piece = np.empty(shape, region.dtype)
-            np.copyto(piece, copier.host_piece(index), casting="unsafe")
-            copier.issue("htod", start, copier.plan(shape, strides), piece)
+    for index, start, plan, shape in copier.pieces():
+        block = copier.acquire(shape)
+        if block is None:
+            copier.pageable("htod", index, start, plan, shape)
             continue
         try:
             staged = copier.block_view(block, shape)
             np.copyto(staged, copier.host_piece(index), casting="unsafe")
-            copier.issue("htod", start, copier.plan(shape, strides), staged)
+            copier.issue("htod", start, plan, staged)
         finally:
             # reusable once the stream has passed the copy (also after a failed one)
-            pool.release(block, device_index, stream)
+            copier.pool.release(block, device_index, stream)
     return True
 
 
@@ -294,11 +294,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray,
     copier = _copier(backend, stream, device_index, region, host)
     if copier is None:
         return False
-    layout = copier.layout
-    if not copier.staged():
-        _direct_download(copier, region.dtype)
-        return True
-    if defer is not None:
+    if defer is not None and copier.staged():
         return _download_deferred(copier, defer)
     driver, pool = backend.driver, copier.pool
     waiting = None                       # (block, event, index, shape) of the previous piece
@@ -312,17 +308,13 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray,
             pool.release(block)
 
     try:
-        for index, start, shape, strides in copier.pieces():
-            try:
-                block = pool.acquire(math.prod(shape) * layout.itemsize, device_index)
-            except MemoryError:          # the driver stages pageable memory itself
-                piece = np.empty(shape, region.dtype)
-                copier.issue("dtoh", start, copier.plan(shape, strides), piece)
-                np.copyto(copier.host_piece(index), piece, casting="unsafe")
+        for index, start, plan, shape in copier.pieces():
+            block = copier.acquire(shape)
+            if block is None:
+                copier.pageable("dtoh", index, start, plan, shape)
                 continue
             try:
-                copier.issue("dtoh", start, copier.plan(shape, strides),
-                             copier.block_view(block, shape))
+                copier.issue("dtoh", start, plan, copier.block_view(block, shape))
                 event = driver.create_event(device_index)
                 driver.record(event, stream)
             except BaseException:
@@ -340,16 +332,11 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray,
 
 def _download_deferred(copier: _Copier, defer) -> bool:
     """Queue a staged download whose host copies run as host functions, in stream order."""
-    pool, stream, device_index = copier.pool, copier.stream, copier.device_index
     unstage = functools.partial(np.copyto, casting="unsafe")
-    for index, start, shape, strides in copier.pieces():
-        plan = copier.plan(shape, strides)
-        try:
-            block = pool.acquire(math.prod(shape) * copier.layout.itemsize, device_index)
-        except MemoryError:              # the driver stages pageable memory itself
-            piece = np.empty(shape, copier.dtype)
-            copier.issue("dtoh", start, plan, piece)
-            np.copyto(copier.host_piece(index), piece, casting="unsafe")
+    for index, start, plan, shape in copier.pieces():
+        block = copier.acquire(shape)
+        if block is None:
+            copier.pageable("dtoh", index, start, plan, shape)
             continue
         try:
             staged = copier.block_view(block, shape)
@@ -357,5 +344,5 @@ def _download_deferred(copier: _Copier, defer) -> bool:
             defer(unstage, copier.host_piece(index), staged)
         finally:
             # the block's event follows the host function: reused once it has run
-            pool.release(block, device_index, stream)
+            copier.pool.release(block, copier.device_index, copier.stream)
     return True
