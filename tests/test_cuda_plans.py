@@ -308,3 +308,40 @@ def test_broadcast_operands_are_not_vector_aligned():
     still = ew.ArraySpec(f4, (10,), (0,))
     plan = ew.plan_elementwise("add", (f4, f4, f4), [flat, flat], [still])
     assert plan.vector is None and "out0_st0" in plan.source
+
+
+def test_plan_cache_under_threads():
+    cache = launch_plans.PlanCache(capacity=8)
+
+    def fill(base):
+        for k in range(2000):
+            cache.put((base, k), k)
+            cache.get((base, k - 1))
+
+    threads = [threading.Thread(target=fill, args=(b,)) for b in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(cache) <= 8
+
+
+def test_calls_from_several_threads_match_numpy(cuda, rng):
+    hosts = [rng.standard_normal(n) for n in (5, 17, 33)]
+    errors = []
+
+    def work(host):
+        try:
+            with ap.Device(cuda):
+                a = _device(host, cuda)
+                for _ in range(20):
+                    np.testing.assert_array_equal((a * 3.0 + a).get(), host * 3.0 + host)
+        except Exception as exc:  # noqa: BLE001 - reported below, on the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(h,)) for h in hosts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors

@@ -23,6 +23,8 @@ shape, strides) was marshalled once, at planning.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from . import arguments
@@ -45,11 +47,14 @@ class PlanCache:
 
     ``capacity`` may be changed at any time (0: nothing is kept); ``hits``
     and ``misses`` count lookups (the tests and the benchmark read them).
+    Lookups take no lock; insertions and evictions do (threads may plan at
+    once).
     """
 
     def __init__(self, capacity: int = 2048):
         self.hits = self.misses = 0
         self._plans: dict = {}
+        self._lock = threading.Lock()
         self.capacity = capacity
 
     @property
@@ -58,8 +63,9 @@ class PlanCache:
 
     @capacity.setter
     def capacity(self, value: int) -> None:
-        self._capacity = value
-        self._trim(value)
+        with self._lock:
+            self._capacity = value
+            self._trim(value)
 
     def _trim(self, size: int) -> None:
         plans = self._plans
@@ -75,12 +81,14 @@ class PlanCache:
         return plan
 
     def put(self, key, plan) -> None:
-        if self._capacity > 0:
-            self._trim(self._capacity - 1)
-            self._plans[key] = plan
+        with self._lock:
+            if self._capacity > 0:
+                self._trim(self._capacity - 1)
+                self._plans[key] = plan
 
     def clear(self) -> None:
-        self._plans.clear()
+        with self._lock:
+            self._plans.clear()
 
     def __len__(self) -> int:
         return len(self._plans)
