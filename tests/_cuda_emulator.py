@@ -202,7 +202,9 @@ class Driver:
         self._in_use = [0] * DEVICES
         self.freed = 0                     # frees that have run (stream order)
         # transfers (see "pinned host memory and strided copies" below)
-        self.transfers = []                # (kind, "1d"/"2d"/"3d", bytes, host pinned?)
+        # (kind, "1d"/"2d"/"3d", bytes, host pinned?), the latest ones (a whole suite copies
+        # a lot)
+        self.transfers = collections.deque(maxlen=1 << 16)
         self.pinned_allocations = 0
         self._pinned = weakref.WeakValueDictionary()   # address -> pinned allocation
 

@@ -37,7 +37,8 @@ VIEWS = [
 
 def logged(driver, kinds=("htod", "dtoh", "dtod")):
     """The copies the emulated driver logged since the last call (and forget them)."""
-    entries, driver.transfers[:] = [t for t in driver.transfers if t[0] in kinds], []
+    entries = [t for t in driver.transfers if t[0] in kinds]
+    driver.transfers.clear()
     return entries
 
 
