@@ -508,6 +508,13 @@ def test_raw_argument_checks_on_cpu(on_cpu):
         kernel(1, (32, 33), (x, y, np.float32(2), np.int32(4)))
     kernel(1, 4, (x, y, 3, 4))            # Python scalars take the parameters' sizes
     np.testing.assert_array_equal(ap.asnumpy(y), [0, 3, 6, 9])
+    pair = RawKernel('struct Pair { int a; float b; };\n'
+                     'extern "C" __global__ void k(Pair p, float* y) { y[0] = p.a + p.b; }', "k")
+    value = np.array((2, 0.5), dtype=[("a", np.int32), ("b", np.float32)])[()]
+    pair(1, 1, (value, y))                # a struct by value: a NumPy structured scalar
+    np.testing.assert_array_equal(ap.asnumpy(y), [2.5, 3, 6, 9])
+    kernel(1, 4, (x, y, 3, 4))
+    np.testing.assert_array_equal(ap.asnumpy(y), [0, 3, 6, 9])
 
 
 def test_top_level_names_are_the_extensions():

@@ -122,13 +122,13 @@ def cuda_source(body: str) -> str:
 
 
 def cpu_entry(entry: str, function: str, declarations: list[str], extra: list[str]) -> str:
-    """``extern "C" void entry(void* const* a, <extra>)`` calling ``function`` with the
-    flat parameters read from ``a`` (in order), then the ``extra`` arguments."""
+    """``extern "C" void entry(void* const* asn_args, <extra>)`` calling ``function`` with
+    the flat parameters read from ``asn_args`` (in order), then the ``extra`` arguments."""
     reads = []
     for k, decl in enumerate(declarations):
         ctype = decl.rsplit(" ", 1)[0]
-        reads.append(f"*({ctype}*)a[{k}]")
+        reads.append(f"*({ctype}*)asn_args[{k}]")
     extra_names = [e.rsplit(" ", 1)[1] for e in extra]
-    params = ", ".join(["void* const* a", *extra])
+    params = ", ".join(["void* const* asn_args", *extra])
     return (f'extern "C" void {entry}({params}) {{\n'
             f"    {function}({', '.join(reads + extra_names)});\n}}\n")

@@ -132,10 +132,13 @@ class _Module:
                         "devices: the cpu runs a block's threads one at a time; run the "
                         "kernel on a cuda device, or rewrite it without that construct")
             trampolines = "".join(
-                f'extern "C" void asn_launch_{n}(void* const* a, long long b0, long long b1, '
-                f"const unsigned* d) {{ asn_launch({n}, a, d, b0, b1); }}\n"
-                f'extern "C" int asn_params_{n}(long long* s, char* k, int c) '
-                f"{{ return asn_param_info({n}, s, k, c); }}\n" for n in self.names)
+                # (parameter names prefixed: a kernel may be called `a` or `k`)
+                f'extern "C" void asn_launch_{n}(void* const* asn_a, long long asn_b0, '
+                f"long long asn_b1, const unsigned* asn_d) "
+                f"{{ asn_launch({n}, asn_a, asn_d, asn_b0, asn_b1); }}\n"
+                f'extern "C" int asn_params_{n}(long long* asn_s, char* asn_k, int asn_c) '
+                f"{{ return asn_param_info({n}, asn_s, asn_k, asn_c); }}\n"
+                for n in self.names)
             source = cpu_source(code + "\n" + trampolines,
                                 barriers=bool(_BARRIER.search(code)))
             self._cpu = _toolchain.load_library(source, options=self.options)
@@ -252,7 +255,8 @@ class RawKernel:
             by_size = _BY_SIZE.get(kind, {}).get(size)
             if by_size is not None:          # a Python scalar takes the parameter's type
                 scalar = np.asarray(value).astype(by_size)[()]
-        got = "i" if scalar.dtype.kind in "biu" else scalar.dtype.kind
+        # NumPy kinds as the prelude's: integers and bool 'i', structured (np.void) 'o'
+        got = {"b": "i", "u": "i", "V": "o"}.get(scalar.dtype.kind, scalar.dtype.kind)
         if scalar.dtype.itemsize != size or got != kind:
             raise TypeError(f"{self._where}: argument {k} is {scalar.dtype} "
                             f"({scalar.dtype.itemsize} bytes) but the kernel's parameter {k} "
