@@ -216,7 +216,7 @@ def test_nan_and_special_values_pass_through(dev):
 
 
 @pytest.mark.parametrize("spec", [("T x, T i", "T y"), ("T x", "T x"), ("float x", "T y"),
-                                  ("T", "T y"), ("const T x", "T y")])
+                                  ("T", "T y"), ("const T x", "T y"), ("T _size", "T y")])
 def test_invalid_parameter_lists(spec):
     with pytest.raises(ValueError, match="ElementwiseKernel 'bad'"):
         ElementwiseKernel(spec[0], spec[1], "y = x", "bad")

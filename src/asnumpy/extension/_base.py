@@ -19,6 +19,10 @@ def kernel_parameters(text_in, text_out, where):
     names = [p.name for p in in_params + out_params]
     if "i" in names:
         raise ValueError(f"{where}: 'i' (the element index) cannot be a parameter name")
+    reserved = [n for n in names if n.startswith("_")]
+    if reserved:
+        raise ValueError(f"{where}: parameter name {reserved[0]!r}: names starting with '_' "
+                         "are reserved for the generated code")
     duplicated = sorted({n for n in names if names.count(n) > 1})
     if duplicated:
         raise ValueError(f"{where}: parameter name(s) {', '.join(duplicated)} used twice")
