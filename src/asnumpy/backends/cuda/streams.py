@@ -53,6 +53,7 @@ def current_native(device):
     context made current on this thread (the driver call that follows needs it)."""
     lane = current_stream(device)._lane
     lane.driver.make_current(lane.index)
+    lane.last_work = next(_work_clock)   # device work comes: blocks handed out so far count
     return lane.native
 
 
@@ -281,22 +282,24 @@ class CudaDefaultStream(_NativeStreamMixin, DefaultStream):
 class StreamOrderedReuse:
     """The memory pool's stream-ordering hooks for one cuda device (see ``MemoryPool``).
 
-    When a block comes back, an event is recorded on every stream of the
-    device that may have used it: the default stream, and the user streams
-    (open, closed or dropped) that queued device work since the block was
-    handed out.  Any work that used the block was queued before its last
-    reference went, so a stream that takes the block again waits
-    (``cuStreamWaitEvent``: the host does not) for the work queued before the
-    free on those streams -- also when the block was allocated on one stream
-    and used on another.  Releasing a block to the driver frees it on its own stream
-    (``cuMemFreeAsync``) after the same waits.  Called under the pool's lock,
-    never from a finalizer.
+    A block's *users* are the streams that queued device work since it was
+    handed out (each stream's ``last_work`` stamp against the block's).  Any
+    work that used the block was queued before its last reference went, so
+    when the block comes back, the free is marked on each user: an event
+    recorded there (a closed stream's last event), except on the stream the
+    block is filed under, whose mark is recorded only if another stream takes
+    the block.  A stream that takes it waits for the marks of the other users
+    (``cuStreamWaitEvent``: the GPU waits, not the host) -- also when the block
+    was allocated on one stream and read on another.  Releasing a block to the
+    driver frees it on its stream (``cuMemFreeAsync``) after the same waits.
+    A block used by one stream only costs no driver call.  Called under the
+    pool's lock, never from a finalizer.
     """
 
     def __init__(self, device):
         self.device = device
         self.driver, self.index = device.backend.driver, device.index
-        self._events: dict = {}      # id(handle) -> [(lane, event recorded at its free)]
+        self._marks: dict = {}       # id(handle) -> [(user lane, event or None: not yet)]
         self._born: dict = {}        # id(handle) -> _work_clock when it was handed out
         self._spare: list = []       # driver events to record again
         self._open = weakref.WeakSet()   # lanes of the device's live user streams
@@ -314,14 +317,18 @@ class StreamOrderedReuse:
         return self.device.default_stream._lane if key is None else key
 
     def _users(self, handle) -> list:
-        """The streams that may have used ``handle``: the default one, and the user
-        streams that queued device work since it was handed out."""
         born = self._born.pop(id(handle), 0)
         if len(self._closed) > 8:    # now and then, forget closed lanes whose work has run
             self._closed = [lane for lane in self._closed
                             if not self.driver.event_query(lane.final_event)]
-        return [self._lane(None), *(lane for lane in (*self._open, *self._closed)
-                                    if lane.last_work > born)]
+        return [lane for lane in (self._lane(None), *self._open, *self._closed)
+                if lane.last_work > born]
+
+    def _record(self, lane):
+        self.driver.make_current(self.index)
+        event = self._spare.pop() if self._spare else self.driver.create_event(self.index)
+        self.driver.record(event, lane.native)
+        return event
 
     def allocated(self, handle, key) -> None:
         """A fresh block is ordered on the default stream (the driver allocates there):
@@ -331,46 +338,46 @@ class StreamOrderedReuse:
             _wait_for(key, self._lane(None))
 
     def freed(self, handle, key) -> None:
-        driver = self.driver
-        driver.make_current(self.index)
+        home = self._lane(key)
         marks = []
-        for lane in self._users(handle):
-            native = lane.native
-            if native is None:       # a closed stream: its end
-                marks.append((lane, lane.final_event))
-                continue
-            event = self._spare.pop() if self._spare else driver.create_event(self.index)
-            driver.record(event, native)
-            marks.append((lane, event))
-        self._events[id(handle)] = marks
+        for user in self._users(handle):
+            if user.native is None:          # closed: its last event
+                marks.append((user, user.final_event))
+            elif user is home:               # recorded only if another stream takes it
+                marks.append((user, None))
+            else:
+                marks.append((user, self._record(user)))
+        if marks:
+            self._marks[id(handle)] = marks
 
-    def _wait(self, lane, handle) -> None:
-        """``lane``'s later work waits for the other streams' work before the free."""
-        marks = self._events.pop(id(handle), ())
-        driver = self.driver
-        for other, event in marks:
-            if other is not lane:
-                driver.wait(lane.native, event)
-            if event is not other.final_event:
+    def _wait(self, taker, handle) -> None:
+        """``taker``'s later work waits for the other users' work before the free."""
+        for user, event in self._marks.pop(id(handle), ()):
+            if user is taker:
+                continue
+            if event is None:
+                event = self._record(user)
+            self.driver.make_current(self.index)
+            self.driver.wait(taker.native, event)
+            if event is not user.final_event:
                 self._spare.append(event)
 
     def reused(self, handle, key) -> None:
         self._born[id(handle)] = next(_work_clock)
         taker = self._lane(key)
         if taker.native is None:     # a closed stream cannot queue work: nothing to order
-            self._events.pop(id(handle), None)
+            self._marks.pop(id(handle), None)
             return
-        self.driver.make_current(self.index)
         self._wait(taker, handle)
 
     def release(self, handle, key) -> None:
         lane = self._lane(key)
         if lane.native is None:      # a closed stream: free on the default one, after it
             lane = self._lane(None)
-        self.driver.make_current(self.index)
-        if id(handle) not in self._events:   # returned while the pool is disabled
+        if id(handle) in self._born:     # returned while the pool is disabled
             self.freed(handle, key)
         self._wait(lane, handle)
+        self.driver.make_current(self.index)
         self.driver.free(self.index, handle, lane.native)
 
 
