@@ -4,8 +4,10 @@ Without a compiler, cpu kernels say how to get one."""
 import os
 import subprocess
 import sys
+import threading
 import uuid
 
+import numpy as np
 import pytest
 
 import asnumpy as ap
@@ -110,3 +112,24 @@ def test_cpu_kernels_without_a_compiler_say_how_to_get_one(no_compiler, on_cpu):
     raw = RawKernel(f'extern "C" __global__ void k_{tag}(int* x) {{ }}', f"k_{tag}")
     with pytest.raises(CompilerNotFoundError, match="g\\+\\+"):
         raw(1, 1, (ap.zeros(1, ap.int32),))
+
+
+@pytest.mark.skipif(not _has_compiler(), reason="no C++ compiler")
+def test_threads_calling_a_new_kernel_at_once_compile_it_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASNUMPY_KERNEL_CACHE_DIR", str(tmp_path))
+    kernel = ElementwiseKernel("T x", "T y", f"y = x + 1; // {uuid.uuid4()}", "plus_one")
+    before = _toolchain.stats["compiles"]
+    results, start = [None] * 4, threading.Barrier(4)
+
+    def call(k):
+        start.wait()
+        results[k] = ap.asnumpy(kernel(ap.arange(5.0, device="cpu:0")))
+
+    threads = [threading.Thread(target=call, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert _toolchain.stats["compiles"] == before + 1
+    for result in results:
+        np.testing.assert_array_equal(result, np.arange(5.0) + 1)
