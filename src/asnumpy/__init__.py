@@ -195,6 +195,9 @@ from ._interop import dispatch as _dispatch  # noqa: E402,F401
 from ._interop.dlpack import from_dlpack  # noqa: E402
 __all__ += ["from_dlpack"]
 
+# [interop: pickle protocol 5 out-of-band buffers (zero-copy frames for Dask, multiprocessing)]
+from ._interop import pickling as _pickling  # noqa: E402,F401
+
 __version__ = "0.1.0"
 # the Array API standard version asnumpy conforms to (NumPy 2.4's)
 __array_api_version__ = "2024.12"

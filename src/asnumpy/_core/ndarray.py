@@ -123,6 +123,9 @@ class ndarray:
     # numpy.sum(a) runs asnumpy.sum, and transfers stay explicit.
     __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
     __hash__ = None
+    # numpy.ndarray's is 0.0: libraries that pick the operand whose type decides a mixed
+    # operation by this number (Dask's tensordot, for one) pick the device array, as CuPy's
+    __array_priority__ = 100.0
 
     def __init__(self, shape, dtype=float, order="C", *, device=None):
         shape = _layout.normalize_shape(shape, "ndarray")

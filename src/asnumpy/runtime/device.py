@@ -18,7 +18,7 @@ from .memory import MemoryPool
 
 __all__ = [
     "Device", "devices", "get_device", "set_device", "reset_device",
-    "init", "finalize", "synchronize", "default_device",
+    "init", "finalize", "synchronize", "default_device", "set_default_device",
 ]
 
 _DEFAULT_CPU_DEVICES = 4
@@ -186,6 +186,20 @@ def default_device() -> Device:
                 kind, index = _parse(name) if not name.isdigit() else ("cpu", int(name))
                 _default_device = Device(f"{kind}:{index}")
     return _default_device
+
+
+def set_default_device(device) -> Device:
+    """Make ``device`` the process-wide default (what ``$ASNUMPY_DEVICE`` sets at start).
+
+    Threads that never chose a device (:func:`set_device`, ``with device:``)
+    use it from now on: a Dask worker's task threads, for instance, when a
+    worker is pinned to one device (``asnumpy._interop.dask_serialization``).
+    """
+    global _default_device
+    device = Device(device)
+    with _registry_lock:
+        _default_device = device
+    return device
 
 
 def get_device() -> Device:

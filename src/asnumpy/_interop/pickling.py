@@ -1,0 +1,73 @@
+"""Pickling asnumpy arrays with protocol 5's out-of-band buffers (PEP 574).
+
+``pickle.dumps(a, protocol=5, buffer_callback=...)`` hands the array's
+memory to the callback as a :class:`pickle.PickleBuffer` instead of copying
+it into the pickle stream.  Dask's distributed protocol, multiprocessing and
+other transports send such buffers as separate frames, so an asnumpy array
+crosses a process boundary without being copied through an intermediate
+NumPy array or bytes object.
+
+- On devices whose memory is host memory (``cpu:N``), the buffer *is* the
+  array's device memory (its DLPack view), when the array is C- or
+  F-contiguous; other layouts are compacted on the device first.
+- On other devices (``cuda:N``) the data is copied to the host once and that
+  host copy is the buffer.
+- Unpickling places the array on the device it was pickled from.  On a cpu
+  device a writeable, aligned buffer is adopted as the array's memory
+  (no copy); otherwise it is copied to the device.  As with NumPy, an array
+  rebuilt from a read-only out-of-band buffer is read-only.
+
+Protocols below 5 keep ``ndarray.__reduce__`` (a host copy in the stream).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+
+from .._core.ndarray import ndarray
+from .._core.transfer import asarray
+from ..runtime.device import Device
+
+__all__ = ["host_view", "rebuild_from_buffer", "reduce_ex"]
+
+
+def host_view(array: ndarray) -> np.ndarray:
+    """A contiguous NumPy array holding ``array``'s data, without a copy where possible.
+
+    On host-memory devices a C- or F-contiguous array is returned as a view of
+    its device memory (through DLPack, which waits for pending work); anything
+    else is a host copy.
+    """
+    source = array
+    if not (array.flags.c_contiguous or array.flags.f_contiguous):
+        source = array.copy(order="C")          # compacted on the device
+    if source._device.backend.can_alias_host:
+        try:
+            return np.from_dlpack(source)
+        except (BufferError, TypeError):
+            pass                                # a dtype DLPack cannot name: copy
+    return source._host_copy()
+
+
+def reduce_ex(self, protocol):
+    """``ndarray.__reduce_ex__``: out-of-band buffers from protocol 5 on."""
+    if protocol < 5:
+        return self.__reduce__()
+    host = host_view(self)
+    order = "C" if host.flags.c_contiguous else "F"
+    return rebuild_from_buffer, (pickle.PickleBuffer(host), self.shape, self.dtype, order,
+                                 self._device.name)
+
+
+def rebuild_from_buffer(buffer, shape, dtype, order, device_name) -> ndarray:
+    """The array pickled by :func:`reduce_ex`, on the device it came from."""
+    device = Device(device_name)
+    host = np.frombuffer(buffer, dtype=dtype).reshape(shape, order=order)
+    adopt = (device.backend.can_alias_host and host.flags.aligned
+             and host.dtype.isnative)
+    return asarray(host, device=device, copy=False if adopt else True)
+
+
+ndarray.__reduce_ex__ = reduce_ex
