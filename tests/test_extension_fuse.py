@@ -1,5 +1,6 @@
 """asnumpy.fuse: fused results against the same function run op by op (and NumPy)."""
 
+import re
 import warnings
 
 import numpy as np
@@ -441,3 +442,65 @@ def test_transcendental_functions_within_ulps_of_numpy(name, dtype):
     host = np.random.default_rng(2).uniform(0.01, 10, 5000).astype(dtype)
     got = ap.asnumpy(function(ap.asarray(host)))
     np.testing.assert_array_max_ulp(got, getattr(np, name)(host), maxulp=3)
+
+
+# -- searched: random expression trees ------------------------------------------------------
+
+_UNARY = ("negative", "absolute", "square", "sin", "exp", "floor", "sign")
+_BINARY = ("add", "subtract", "multiply", "maximum", "minimum", "divide", "greater", "copysign")
+
+
+def _expression_tree(draw, st, depth):
+    """A random function body over arguments a, b (nested ufunc calls and constants)."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(["a", "b", "a", "b", "2", "0.5", "3"]))
+    if draw(st.booleans()):
+        return f"ap.{draw(st.sampled_from(_UNARY))}({_expression_tree(draw, st, depth - 1)})"
+    left = _expression_tree(draw, st, depth - 1)
+    right = _expression_tree(draw, st, depth - 1)
+    return f"ap.{draw(st.sampled_from(_BINARY))}({left}, {right})"
+
+
+def test_random_expressions_match_the_op_by_op_run():
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @st.composite
+    def cases(draw):
+        body = _expression_tree(draw, st, 3)
+        reduce = draw(st.sampled_from([None, "sum", "max"]))
+        dtype = draw(st.sampled_from(["float32", "float64", "int32"]))
+        shape_a = draw(st.sampled_from([(5, 6), (1, 6), (6,), ()]))
+        return body, reduce, dtype, shape_a
+
+    @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+    @hypothesis.given(cases())
+    def check(case):
+        body, reduce, dtype, shape_a = case
+        if reduce is not None:
+            body = f"ap.{reduce}(({body}) + b * 0, axis=-1)"
+        hypothesis.assume(re.search(r"\b[ab]\b", body) is not None)
+        namespace = {"ap": ap}
+        exec(f"def f(a, b):\n    return {body}\n", namespace)
+        function = fuse(namespace["f"])
+        a = _random(shape_a, dtype, 1, low=-3, high=3)
+        b = _random((5, 6), dtype, 2, low=-3, high=3)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("error", FusionFallbackWarning)
+            try:
+                want = ap.asnumpy(_unfused(function, a, b))
+            except (TypeError, ValueError) as error:     # NumPy refuses it: so must fuse
+                with pytest.raises(type(error)):
+                    function(a, b)
+                return
+            got = ap.asnumpy(function(a, b))
+        assert got.dtype == want.dtype and got.shape == want.shape, body
+        inexact = "sin" in body or "exp" in body      # the C library's, within ulps of NumPy's
+        if (reduce == "sum" and got.dtype.kind == "f") or inexact:
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True,
+                                       err_msg=body)
+        else:
+            np.testing.assert_array_equal(got, want, err_msg=body)
+
+    check()

@@ -257,6 +257,10 @@ def _operand(graph, value, what):
         return value, value._node.dtype
     if type(value) in _WEAK:
         return value, (np.dtype(bool) if type(value) is bool else type(value))
+    if isinstance(value, ndarray) and value.ndim == 0:
+        # a 0-d array computed while tracing (``ap.negative(2)``): a constant, strong as
+        # NumPy's 0-d arrays are; read once, at trace time
+        value = value.get()[()]
     if isinstance(value, np.generic):
         return value, value.dtype
     raise Untraceable(f"{what} of a {type(value).__name__} that is not an argument of the "
