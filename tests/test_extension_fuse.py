@@ -350,6 +350,10 @@ def test_shape_patterns_one_kernel_cannot_run_fall_back():
         got = f(a, a)
     host = ap.asnumpy(a)
     np.testing.assert_allclose(ap.asnumpy(got), host.sum(0) + host.sum(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        again = f(a, a)                              # the decision is cached: no warning
+    np.testing.assert_array_equal(ap.asnumpy(again), ap.asnumpy(got))
 
 
 def test_function_errors_are_numpys_and_not_warnings():

@@ -113,8 +113,8 @@ class Fusion:
         entry = self._schedules.get(call_key)
         if entry is None:
             entry = self._plan(args, device, trace_key, call_key)
-            if isinstance(entry, _Unfused):
-                return entry.run(self, args)
+        if isinstance(entry, _Unfused):
+            return entry.run(self, args)
         schedule, is_tuple = entry
         from ._run import launch, scalar_values
 
