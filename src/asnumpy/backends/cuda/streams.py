@@ -302,27 +302,38 @@ class StreamOrderedReuse:
         self._marks: dict = {}       # id(handle) -> [(user lane, event or None: not yet)]
         self._born: dict = {}        # id(handle) -> _work_clock when it was handed out
         self._spare: list = []       # driver events to record again
-        self._open = weakref.WeakSet()   # lanes of the device's live user streams
+        # Lanes of the open user streams: a tuple, replaced whole, so that a finalizer
+        # closing a stream never changes one that is being iterated.
+        self._open: tuple = ()
         self._closed: list = []      # closed lanes whose last work may not have run
 
     def track(self, lane) -> None:
         """Count ``lane`` (a new user stream's) among the streams blocks may be used on."""
-        self._open.add(lane)
+        self._open += (lane,)
 
     def closed(self, lane) -> None:
-        """``lane`` was closed (maybe in a finalizer: only appends)."""
+        """``lane`` was closed (maybe in a finalizer: no lock, no waiting)."""
         self._closed.append(lane)
+        self._open = tuple(other for other in self._open if other is not lane)
 
     def _lane(self, key) -> NativeLane:
         return self.device.default_stream._lane if key is None else key
 
     def _users(self, handle) -> list:
         born = self._born.pop(id(handle), 0)
-        if len(self._closed) > 8:    # now and then, forget closed lanes whose work has run
-            self._closed = [lane for lane in self._closed
-                            if not self.driver.event_query(lane.final_event)]
-        return [lane for lane in (self._lane(None), *self._open, *self._closed)
-                if lane.last_work > born]
+        default = self.device.default_stream._lane
+        users = [default] if default.last_work > born else []
+        closed = self._closed
+        if len(closed) > 8:          # now and then, forget closed lanes whose work has run
+            closed = self._closed = [lane for lane in closed
+                                     if not self.driver.event_query(lane.final_event)]
+        for lane in self._open:
+            if lane.last_work > born:
+                users.append(lane)
+        for lane in closed:
+            if lane.last_work > born:
+                users.append(lane)
+        return users
 
     def _record(self, lane):
         self.driver.make_current(self.index)
@@ -350,9 +361,9 @@ class StreamOrderedReuse:
         if marks:
             self._marks[id(handle)] = marks
 
-    def _wait(self, taker, handle) -> None:
+    def _wait(self, taker, marks) -> None:
         """``taker``'s later work waits for the other users' work before the free."""
-        for user, event in self._marks.pop(id(handle), ()):
+        for user, event in marks:
             if user is taker:
                 continue
             if event is None:
@@ -363,12 +374,13 @@ class StreamOrderedReuse:
                 self._spare.append(event)
 
     def reused(self, handle, key) -> None:
-        self._born[id(handle)] = next(_work_clock)
-        taker = self._lane(key)
-        if taker.native is None:     # a closed stream cannot queue work: nothing to order
-            self._marks.pop(id(handle), None)
-            return
-        self._wait(taker, handle)
+        block = id(handle)
+        self._born[block] = next(_work_clock)
+        marks = self._marks.pop(block, None)
+        if marks is not None:
+            taker = self._lane(key)
+            if taker.native is not None:     # a closed stream queues nothing: no order
+                self._wait(taker, marks)
 
     def release(self, handle, key) -> None:
         lane = self._lane(key)
@@ -376,7 +388,7 @@ class StreamOrderedReuse:
             lane = self._lane(None)
         if id(handle) in self._born:     # returned while the pool is disabled
             self.freed(handle, key)
-        self._wait(lane, handle)
+        self._wait(lane, self._marks.pop(id(handle), ()))
         self.driver.make_current(self.index)
         self.driver.free(self.index, handle, lane.native)
 
