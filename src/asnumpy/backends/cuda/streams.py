@@ -110,9 +110,10 @@ class NativeLane:
         native = self.native
         if native is not None:
             self.final_event = self.record()
+            # counted among closed lanes before it stops counting as an open one
+            self.device.memory_pool._ordering.closed(self)
             self.native = None
             self.driver.destroy_stream(native)
-            self.device.memory_pool._ordering.closed(self)   # blocks still wait for it
 
 
 def _release_collected(lane) -> None:
@@ -302,19 +303,21 @@ class StreamOrderedReuse:
         self._marks: dict = {}       # id(handle) -> [(user lane, event or None: not yet)]
         self._born: dict = {}        # id(handle) -> _work_clock when it was handed out
         self._spare: list = []       # driver events to record again
-        # Lanes of the open user streams: a tuple, replaced whole, so that a finalizer
-        # closing a stream never changes one that is being iterated.
+        # Lanes of user streams: a tuple replaced whole under the lock (never by a
+        # finalizer), so iterating it needs no lock; closed ones leave it at the next
+        # track() and are counted from _closed meanwhile.
         self._open: tuple = ()
         self._closed: list = []      # closed lanes whose last work may not have run
+        self._tracking = threading.Lock()
 
     def track(self, lane) -> None:
         """Count ``lane`` (a new user stream's) among the streams blocks may be used on."""
-        self._open += (lane,)
+        with self._tracking:
+            self._open = (*(other for other in self._open if other.native is not None), lane)
 
     def closed(self, lane) -> None:
-        """``lane`` was closed (maybe in a finalizer: no lock, no waiting)."""
+        """``lane`` was closed (maybe in a finalizer: only appends)."""
         self._closed.append(lane)
-        self._open = tuple(other for other in self._open if other is not lane)
 
     def _lane(self, key) -> NativeLane:
         return self.device.default_stream._lane if key is None else key
@@ -328,7 +331,7 @@ class StreamOrderedReuse:
             closed = self._closed = [lane for lane in closed
                                      if not self.driver.event_query(lane.final_event)]
         for lane in self._open:
-            if lane.last_work > born:
+            if lane.last_work > born and lane.native is not None:
                 users.append(lane)
         for lane in closed:
             if lane.last_work > born:
