@@ -12,7 +12,9 @@ NumPy array or bytes object.
   F-contiguous; other layouts are compacted on the device first.
 - On other devices (``cuda:N``) the data is copied to the host once and that
   host copy is the buffer.
-- Unpickling places the array on the device it was pickled from.  On a cpu
+- Unpickling places the array on the device it was pickled from, or, in a
+  process pinned to one device (a Dask worker under ``PinDevices``, see
+  :func:`land_on_current_device`), on the current device.  On a cpu
   device a writeable, aligned buffer is adopted as the array's memory
   (no copy); otherwise it is copied to the device.  As with NumPy, an array
   rebuilt from a read-only out-of-band buffer is read-only.
@@ -28,9 +30,23 @@ import numpy as np
 
 from .._core.ndarray import ndarray
 from .._core.transfer import asarray
-from ..runtime.device import Device
+from ..runtime.device import Device, get_device
 
-__all__ = ["host_view", "rebuild_from_buffer", "reduce_ex"]
+__all__ = ["host_view", "land_on_current_device", "rebuild_from_buffer", "reduce_ex"]
+
+# Whether unpickled arrays land on the current device instead of the one they left:
+# a process pinned to one device must not receive arrays on the sender's device number
+_LANDING = {"current_device": False}
+
+
+def land_on_current_device(enabled: bool = True) -> None:
+    """Make arrays unpickled in this process land on the current device (or not).
+
+    A process pinned to one device (a Dask worker) receives arrays from
+    processes whose device numbers mean other devices; like CuPy arrays on
+    dask-cuda's workers, they land on the receiving thread's current device.
+    """
+    _LANDING["current_device"] = bool(enabled)
 
 
 def host_view(array: ndarray) -> np.ndarray:
@@ -63,7 +79,7 @@ def reduce_ex(self, protocol):
 
 def rebuild_from_buffer(buffer, shape, dtype, order, device_name) -> ndarray:
     """The array pickled by :func:`reduce_ex`, on the device it came from."""
-    device = Device(device_name)
+    device = get_device() if _LANDING["current_device"] else Device(device_name)
     host = np.frombuffer(buffer, dtype=dtype).reshape(shape, order=order)
     adopt = (device.backend.can_alias_host and host.flags.aligned
              and host.dtype.isnative)

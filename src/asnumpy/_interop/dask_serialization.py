@@ -1,0 +1,134 @@
+"""asnumpy arrays on a ``distributed`` cluster: Dask's serialization family, device pinning.
+
+Two ways an asnumpy array crosses between Dask's processes, both without
+copying it through a NumPy object array or a pickled bytes blob:
+
+- **pickle protocol 5** (always, no registration): ``ndarray.__reduce_ex__``
+  hands the array's memory out of band (``asnumpy._interop.pickling``); the
+  array comes back on the device it left from.
+- **Dask's "dask" serialization family** (after :func:`register_serialization`,
+  which :class:`PinDevices` does in every process it reaches): one frame, a
+  memoryview of the array's memory (on cpu devices: the device memory
+  itself), and the array comes back on the *receiving thread's current
+  device*, the device its worker is pinned to, as dask-cuda's workers receive
+  CuPy arrays on their GPU.  Chunks moved between workers pinned to different
+  devices so meet on one device.
+
+:class:`PinDevices` is a ``distributed.WorkerPlugin`` that makes a device the
+default device of each worker process (``asnumpy.runtime.device.set_default_device``);
+arrays pickled into the task graph (``da.from_array(a)``) then land there
+too (:func:`asnumpy._interop.pickling.land_on_current_device`).
+``$ASNUMPY_DEVICE`` in a worker's environment sets the default device at
+start, but arrays from other processes then keep their device numbers.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Mapping
+
+import numpy as np
+from distributed import WorkerPlugin
+from distributed.protocol import dask_deserialize, dask_serialize
+
+from .._core.ndarray import ndarray
+from .._core.transfer import asarray
+from ..runtime.device import Device, get_device, set_default_device
+from .pickling import host_view, land_on_current_device
+
+__all__ = ["PinDevices", "deserialize_array", "register_serialization", "serialize_array"]
+
+
+def serialize_array(array: ndarray) -> tuple[dict, list[memoryview]]:
+    """Dask's ``dask_serialize`` for asnumpy arrays: a header and one frame.
+
+    The frame is a memoryview of the array's memory on cpu devices (C- or
+    F-contiguous arrays; others are compacted first), of a host copy elsewhere.
+    """
+    host = host_view(array)
+    header = {
+        "shape": list(array.shape),
+        "dtype": pickle.dumps(array.dtype),     # every dtype, ml_dtypes' included
+        "order": "C" if host.flags.c_contiguous else "F",
+        "writeable": bool(host.flags.writeable),
+    }
+    frame = memoryview(host.reshape(-1, order="A")).cast("B") if host.size else memoryview(b"")
+    return header, [frame]
+
+
+def deserialize_array(header: dict, frames: list) -> ndarray:
+    """Dask's ``dask_deserialize``: the array on this thread's current device.
+
+    On cpu devices an aligned, writeable frame becomes the array's memory
+    (no copy); otherwise the frame is copied to the device.
+    """
+    dtype = pickle.loads(header["dtype"])
+    (frame,) = frames
+    host = np.frombuffer(frame, dtype=dtype).reshape(tuple(header["shape"]),
+                                                      order=header["order"])
+    device = get_device()
+    adopt = (device.backend.can_alias_host and host.flags.aligned
+             and (host.flags.writeable or not header["writeable"]))
+    return asarray(host, device=device, copy=False if adopt else True)
+
+
+def register_serialization() -> None:
+    """Register asnumpy arrays with Dask's "dask" serialization family (idempotent).
+
+    Do it in every process of a cluster (client, scheduler-side is not
+    needed, workers): :class:`PinDevices` does it on the workers it is
+    registered with and in the process that creates it.
+    """
+    dask_serialize.register(ndarray, serialize_array)
+    dask_deserialize.register(ndarray, deserialize_array)
+
+
+class PinDevices(WorkerPlugin):
+    """Pin each Dask worker to one asnumpy device (its process-wide default device).
+
+    Parameters
+    ----------
+    devices : str, Device, sequence or mapping
+        One device for every worker; a sequence, indexed by the worker's name
+        (``LocalCluster`` names its workers 0, 1, ...; wrapped around); or a
+        mapping from worker name to device.
+
+    Examples
+    --------
+    >>> client.register_plugin(PinDevices(["cpu:0", "cpu:1"]))   # doctest: +SKIP
+    """
+
+    name = "asnumpy-pin-devices"
+
+    def __init__(self, devices):
+        if isinstance(devices, (str, Device)):
+            devices = str(devices)
+        elif isinstance(devices, Mapping):
+            devices = {name: str(device) for name, device in devices.items()}
+        else:
+            devices = [str(device) for device in devices]
+            if not devices:
+                raise ValueError("asnumpy PinDevices: devices must not be empty")
+        self.devices = devices
+        register_serialization()            # the client's side of the family
+
+    def device_for(self, worker_name) -> str:
+        """The device of the worker called ``worker_name``."""
+        devices = self.devices
+        if isinstance(devices, str):
+            return devices
+        if isinstance(devices, dict):
+            if worker_name not in devices:
+                raise KeyError(f"asnumpy PinDevices: no device for worker {worker_name!r}")
+            return devices[worker_name]
+        try:
+            index = int(worker_name)
+        except (TypeError, ValueError):
+            raise ValueError(f"asnumpy PinDevices: a list of devices needs workers named by "
+                             f"number, got worker {worker_name!r}; pass a mapping") from None
+        return devices[index % len(devices)]
+
+    def setup(self, worker):
+        register_serialization()
+        set_default_device(self.device_for(worker.name))
+        land_on_current_device()        # arrays pickled into the graph too

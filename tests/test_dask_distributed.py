@@ -1,0 +1,211 @@
+"""asnumpy chunks on a ``distributed`` cluster (docs/scale-out.md, part 3 of issue 18).
+
+Zero-copy serialization (pickle protocol 5 out-of-band buffers, Dask's "dask"
+family) is checked in this process; one ``LocalCluster`` of two worker
+*processes* (spawned: every function sent to them is pickled by value, see
+``_ship_this_module_by_value``) checks device pinning and chunks moving
+between workers pinned to different devices.
+"""
+
+import pickle
+import sys
+
+import numpy
+import pytest
+
+distributed = pytest.importorskip("distributed")
+da = pytest.importorskip("dask.array")
+dask = pytest.importorskip("dask")
+
+import asnumpy as ap  # noqa: E402
+from asnumpy import testing  # noqa: E402
+from asnumpy._interop.dask_serialization import (  # noqa: E402
+    PinDevices, deserialize_array, register_serialization, serialize_array,
+)
+from distributed.protocol import deserialize, serialize  # noqa: E402
+
+PINNED = ["cpu:1", "cpu:2"]
+
+
+def address_of(array) -> int:
+    """Address of the first byte of an asnumpy cpu array's memory."""
+    return numpy.from_dlpack(array).__array_interface__["data"][0]
+
+
+def frame_address(frame) -> int:
+    return numpy.frombuffer(frame, numpy.uint8).__array_interface__["data"][0]
+
+
+# -- serialization, in this process ---------------------------------------------------------
+
+@pytest.mark.parametrize("make", [
+    lambda: ap.arange(24.0).reshape(4, 6),
+    lambda: ap.asarray(numpy.asfortranarray(numpy.ones((3, 5), "f4"))),
+    lambda: ap.arange(10, dtype="i2", device="cpu:1"),
+])
+def test_pickle_protocol_5_hands_out_the_arrays_memory(make):
+    array = make()
+    buffers = []
+    stream = pickle.dumps(array, protocol=5, buffer_callback=buffers.append)
+    (buffer,) = buffers
+    assert frame_address(buffer.raw()) == address_of(array)      # not a copy
+    assert len(stream) < 400                                     # no data in the stream
+    rebuilt = pickle.loads(stream, buffers=[bytearray(buffer.raw())])
+    assert rebuilt.device == array.device
+    testing.assert_array_equal(rebuilt, array, strict=True)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ap.arange(24.0).reshape(4, 6)[:, ::2],      # strided: compacted first
+    lambda: ap.asarray(7.5),
+    lambda: ap.zeros((0, 3), "c16"),
+    lambda: ap.asarray([True, False, True]),
+])
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_pickle_round_trips(make, protocol):
+    array = make()
+    rebuilt = pickle.loads(pickle.dumps(array, protocol=protocol))
+    testing.assert_array_equal(rebuilt, array, strict=True)
+    assert rebuilt.flags.writeable
+
+
+def test_read_only_buffers_give_read_only_arrays_as_numpy():
+    buffers = []
+    stream = pickle.dumps(ap.arange(4.0), protocol=5, buffer_callback=buffers.append)
+    rebuilt = pickle.loads(stream, buffers=[bytes(buffers[0].raw())])
+    assert not rebuilt.flags.writeable
+    host = numpy.arange(4.0)
+    stream = pickle.dumps(host, protocol=5, buffer_callback=buffers.append)
+    assert not pickle.loads(stream, buffers=[bytes(buffers[-1].raw())]).flags.writeable
+
+
+def test_distributed_pickle_frames_are_the_arrays_memory():
+    array = ap.arange(1000.0)
+    header, frames = serialize(array, serializers=("pickle",))
+    assert header["serializer"] == "pickle"
+    assert isinstance(frames[1], memoryview) and frame_address(frames[1]) == address_of(array)
+    back = deserialize(header, frames)
+    assert address_of(back) == address_of(array)                 # adopted, not copied
+    assert back.device == array.device
+
+
+def test_dask_family_frame_is_the_arrays_memory_and_lands_on_the_current_device():
+    register_serialization()
+    array = ap.arange(600.0, device="cpu:1").reshape(20, 30)
+    header, frames = serialize(array, serializers=("dask",))
+    assert header["serializer"] == "dask"
+    (frame,) = frames
+    assert isinstance(frame, memoryview) and frame_address(frame) == address_of(array)
+    with ap.Device("cpu:3"):
+        back = deserialize(header, frames)
+    assert back.device == ap.Device("cpu:3")
+    testing.assert_array_equal(back, array.to("cpu:3"), strict=True)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ap.arange(24.0).reshape(4, 6).T,
+    lambda: ap.arange(24.0).reshape(4, 6)[::-1, 1::2],
+    lambda: ap.asarray(3, dtype="u8"),
+    lambda: ap.ones((0, 4), "f2"),
+])
+def test_dask_family_round_trips_every_layout(make):
+    array = make()
+    header, frames = serialize_array(array)
+    back = deserialize_array(header, [bytes(frame) for frame in frames])
+    testing.assert_array_equal(back, array, strict=True)
+
+
+def test_pin_devices_chooses_by_worker_name():
+    assert PinDevices("cpu:3").device_for("anything") == "cpu:3"
+    assert [PinDevices(PINNED).device_for(n) for n in (0, 1, 2)] == PINNED + PINNED[:1]
+    assert PinDevices({"a": "cpu:2"}).device_for("a") == "cpu:2"
+    with pytest.raises(KeyError, match="'b'"):
+        PinDevices({"a": "cpu:2"}).device_for("b")
+    with pytest.raises(ValueError, match="'tcp-worker'"):
+        PinDevices(PINNED).device_for("tcp-worker")
+    with pytest.raises(ValueError, match="must not be empty"):
+        PinDevices([])
+
+
+# -- a cluster of two worker processes -------------------------------------------------------
+
+def _ship_this_module_by_value():
+    """Workers are spawned processes that cannot import this test module: the
+    functions below travel by value (cloudpickle) instead of by reference."""
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+
+def current_device_name() -> str:
+    return ap.get_device().name
+
+
+def device_index_of_each_block(block):
+    """A 1-element array per block: the index of the device the block lives on."""
+    return ap.full((1,) * block.ndim, block.device.index, dtype="i8", device=block.device)
+
+
+@pytest.fixture(scope="module")
+def client():
+    _ship_this_module_by_value()
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, memory_limit="1GiB",
+        dashboard_address=None, worker_dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        client.register_plugin(PinDevices(PINNED))
+        yield client
+
+
+def test_each_worker_is_pinned_to_its_device(client):
+    devices = client.run(current_device_name)
+    names = {address: info["name"] for address, info in
+             client.scheduler_info()["workers"].items()}
+    assert {address: PINNED[int(names[address])] for address in devices} == devices
+
+
+def test_chunks_computed_on_a_pinned_worker_live_on_its_device(client):
+    with dask.config.set({"array.backend": "asnumpy"}):
+        x = da.ones((8, 8), chunks=2)
+    where = x.map_blocks(device_index_of_each_block, chunks=(1, 1), dtype="i8")
+    indices = ap.asnumpy(where.compute()).ravel()
+    assert set(indices.tolist()) <= {1, 2} and len(indices) == 16
+    # every block sits where its worker is pinned (random placement may use one worker only)
+    for address, device in client.run(current_device_name).items():
+        done = client.submit(lambda: ap.ones(3).device.name, workers=[address], pure=False)
+        assert done.result() == device
+
+
+def test_chunks_meet_across_workers_pinned_to_different_devices(client):
+    host = numpy.random.default_rng(0).standard_normal((64, 48))
+    with dask.config.set({"array.backend": "asnumpy"}):
+        x = da.from_array(host, chunks=(16, 12)).to_backend("asnumpy")
+        # the transpose and the matrix product move chunks between the workers
+        result = ((x @ x.T) + x[:, :1]).sum(axis=0).compute()
+    assert isinstance(result, ap.ndarray)
+    testing.assert_allclose(result, ((host @ host.T) + host[:, :1]).sum(axis=0), rtol=1e-10)
+
+
+def test_reductions_on_the_cluster_match_numpy(client):
+    host = numpy.random.default_rng(1).standard_normal((40, 30))
+    x = da.from_array(ap.asarray(host), chunks=(10, 15), asarray=False)
+    results = dask.compute(x.mean(axis=0), x.std(), x.argmax(axis=1), da.nanmax(x))
+    for got, expected in zip(results, (host.mean(axis=0), host.std(), host.argmax(axis=1),
+                                       numpy.nanmax(host))):
+        assert isinstance(got, ap.ndarray)
+        testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_a_pinned_process_receives_pickled_arrays_on_its_current_device():
+    from asnumpy._interop.pickling import land_on_current_device
+
+    stream = pickle.dumps(ap.arange(5.0, device="cpu:1"), protocol=5)
+    land_on_current_device()
+    try:
+        with ap.Device("cpu:2"):
+            landed = pickle.loads(stream)
+    finally:
+        land_on_current_device(False)
+    assert landed.device == ap.Device("cpu:2")
+    assert pickle.loads(stream).device == ap.Device("cpu:1")
+    testing.assert_array_equal(landed, numpy.arange(5.0))
