@@ -167,6 +167,18 @@ def test_a_cuda_stream_waits_for_a_cpu_event_without_blocking_the_host(cuda):
     assert order == ["cpu", "cuda"]
 
 
+def test_a_cpu_stream_waits_for_a_cuda_event(cuda):
+    order = []
+    stream = ap.Stream(cuda)
+    stream.launch_host_func(order.append, "cuda")
+    event = stream.record()
+    cpu_stream = ap.Stream("cpu:0")
+    cpu_stream.wait_event(event)         # its worker thread waits (no context of its own)
+    cpu_stream.launch(order.append, "cpu")
+    cpu_stream.synchronize()
+    assert order == ["cuda", "cpu"]
+
+
 def test_host_function_errors_are_raised_by_synchronize(cuda):
     stream = ap.Stream(cuda)
 
