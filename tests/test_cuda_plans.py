@@ -329,3 +329,20 @@ def test_calls_from_several_threads_match_numpy(cuda, rng):
     for thread in threads:
         thread.join()
     assert not errors, errors
+
+
+def test_a_plan_serves_both_devices(cuda, rng):
+    """Plans hold no device: the same signature on cuda:1 launches there."""
+    if cuda.backend.device_count() < 2:
+        pytest.skip("needs two GPUs (the emulator has two)")
+    host = rng.standard_normal(23)
+    other = ap.Device("cuda:1")
+    results = []
+    for device in (cuda, other, cuda, other):
+        with ap.Device(device):
+            a = ap.asarray(host, device=device)
+            result = a * 2.5 - a
+            assert result.device == device
+            results.append(result.get())
+    for result in results:
+        np.testing.assert_array_equal(result, host * 2.5 - host)
