@@ -14,8 +14,10 @@ from asnumpy._core._pending import PendingBuffer, transfer_stream
 
 
 @pytest.fixture
-def gated_copy(monkeypatch):
-    """Hold host-to-device copies of cpu devices until ``gate.set()``; count started copies."""
+def gated_copy(monkeypatch, on_cpu):
+    """Hold host-to-device copies of cpu devices until ``gate.set()``; count started copies.
+
+    cpu:0 is made current, whatever ``$ASNUMPY_DEVICE`` says: the gate is in its back end."""
     backend = asnumpy.Device("cpu:0").backend
     original = backend.copy_from_host
     gate, started = threading.Event(), []
@@ -118,7 +120,7 @@ def test_asnumpy_array_input_is_copied_as_with_none():
     assert moved.device.name == "cpu:1" and moved.get().tolist() == [0, 1, 2, 3]
 
 
-def test_a_failed_copy_raises_on_use(monkeypatch):
+def test_a_failed_copy_raises_on_use(monkeypatch, on_cpu):
     backend = asnumpy.Device("cpu:0").backend
 
     def broken(out, host):

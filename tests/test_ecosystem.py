@@ -13,7 +13,8 @@ import asnumpy as ap
 from asnumpy import testing
 
 
-def _on_device(result, device="cpu:0"):
+def _on_device(result, device=None):
+    """``result``, checked to be an asnumpy array on ``device`` (default: the current one)."""
     assert isinstance(result, ap.ndarray), type(result)
     assert result.device == ap.Device(device)
     return result
