@@ -472,7 +472,7 @@ def test_random_expressions_match_the_op_by_op_run():
     @st.composite
     def cases(draw):
         body = _expression_tree(draw, st, 3)
-        reduce = draw(st.sampled_from([None, "sum", "max"]))
+        reduce = draw(st.sampled_from([None, "sum", "max", "center", "normalize"]))
         dtype = draw(st.sampled_from(["float32", "float64", "int32"]))
         shape_a = draw(st.sampled_from([(5, 6), (1, 6), (6,), ()]))
         return body, reduce, dtype, shape_a
@@ -481,8 +481,14 @@ def test_random_expressions_match_the_op_by_op_run():
     @hypothesis.given(cases())
     def check(case):
         body, reduce, dtype, shape_a = case
-        if reduce is not None:
-            body = f"ap.{reduce}(({body}) + b * 0, axis=-1)"
+        full = f"(({body}) + b * 0)"
+        if reduce == "center":                      # a reduction, then elementwise on it
+            body = f"{full} - ap.mean({full}, axis=0)"
+        elif reduce == "normalize":                 # two nested reductions along the rows
+            body = (f"({full} - {full}.max(axis=-1, keepdims=True)) / "
+                    f"ap.sum(ap.absolute({full}) + 1, axis=-1, keepdims=True)")
+        elif reduce is not None:
+            body = f"ap.{reduce}({full}, axis=-1)"
         hypothesis.assume(re.search(r"\b[ab]\b", body) is not None)
         namespace = {"ap": ap}
         exec(f"def f(a, b):\n    return {body}\n", namespace)
@@ -501,7 +507,7 @@ def test_random_expressions_match_the_op_by_op_run():
             got = ap.asnumpy(function(a, b))
         assert got.dtype == want.dtype and got.shape == want.shape, body
         inexact = "sin" in body or "exp" in body      # the C library's, within ulps of NumPy's
-        if (reduce == "sum" and got.dtype.kind == "f") or inexact:
+        if (reduce not in (None, "max") and got.dtype.kind == "f") or inexact:
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True,
                                        err_msg=body)
         else:
