@@ -6,7 +6,7 @@ Kernels come from three places, looked up in this order:
   rendered from the op catalog into CUDA C and compiled by NVRTC;
 * copies and fills done by the driver (contiguous layouts);
 * everything else (sorting, linear algebra, FFT, random, fancy indexing,
-  ...) runs as the *host fallback*: the bytes the arrays span are copied to
+  ...) runs as the *host fallback*: the arrays' elements are copied to
   the host, the cpu back end's kernel of the same name runs on them, and the
   elements of the arrays it writes are copied back.  Correct everywhere, and
   the seam where later work replaces one kernel at a time with a GPU one
@@ -277,8 +277,8 @@ class _HostFallback:
     """Run a cpu kernel on host copies of the cuda arrays among its arguments.
 
     Every distinct buffer reached from the arguments (inside tuples, lists
-    and dicts too) is mirrored on the host once -- only the bytes its arrays
-    span are copied -- and the arrays are rebuilt over the mirrors as cpu
+    and dicts too) is mirrored on the host once -- only its arrays' elements
+    are copied -- and the arrays are rebuilt over the mirrors as cpu
     arrays (views of one buffer stay views of one mirror, so in-place and
     aliasing kernels behave).  The cpu kernel runs; then only the elements
     of the arrays it writes (:func:`_written_arrays`) are copied back, never
@@ -294,23 +294,15 @@ class _HostFallback:
 
         backend = self.backend
         reached = _cuda_arrays(kwargs, _cuda_arrays(args, []))
-        spans: dict[int, list] = {}          # id(buffer) -> [buffer, low, high]
-        for array in reached:
-            span = spans.setdefault(id(array._realize()), [array._realize(), None, None])
-            if 0 not in array._shape:
-                low, high = transfers.byte_span(array._shape, array._strides, array._offset,
-                                                array._dtype.itemsize)
-                span[1] = low if span[1] is None else min(span[1], low)
-                span[2] = high if span[2] is None else max(span[2], high)
         cpu = Device("cpu:0")
         mirrors: dict[int, tuple] = {}       # id(buffer) -> (host bytes, cpu Buffer)
-        for key, (buffer, low, high) in spans.items():
-            host = np.empty(buffer.nbytes, np.uint8)
-            if low is not None:                # only the bytes its arrays reach
-                device = buffer.device
-                transfers.download(backend, current_native(device), device.index,
-                                   _byte_region(backend, buffer, low, high), host[low:high])
-            mirrors[key] = (host, Buffer(host, buffer.nbytes, cpu))
+        for array in reached:
+            buffer = array._realize()
+            if id(buffer) not in mirrors:
+                host = np.empty(buffer.nbytes, np.uint8)
+                mirrors[id(buffer)] = (host, Buffer(host, buffer.nbytes, cpu))
+        for array in _distinct_views(reached):       # only the elements the arrays reach
+            _move_elements(backend, "dtoh", array, mirrors[id(array._realize())][0])
 
         mirrored: dict[int, object] = {}     # id(array) -> its cpu array: one per array,
                                              # so kernels that test ``out is a`` see it
@@ -340,28 +332,36 @@ class _HostFallback:
         written = _written_arrays(self.name, args)
         result = self.cpu_kernel(*[mirror(a) for a in args],
                                  **{key: mirror(value) for key, value in kwargs.items()})
-        done = set()
-        for array in written:
-            buffer = array._realize()
-            key = (id(buffer), array._offset, array._shape, array._strides)
-            if key in done or 0 in array._shape:
-                continue
-            done.add(key)
-            host = np.ndarray(array._shape, array._dtype, buffer=mirrors[id(buffer)][0],
-                              offset=array._offset, strides=array._strides)
-            # the same stream, with its device's context current again (buffers of
-            # two GPUs may be mirrored)
-            device = array._device
-            stream = current_native(device)
-            if not transfers.upload(backend, stream, device.index,
-                                    backend._region(array), host):
-                # a layout no 2D/3D copy serves: the bytes it spans
-                low, high = transfers.byte_span(array._shape, array._strides,
-                                                array._offset, array._dtype.itemsize)
-                transfers.upload(backend, stream, device.index,
-                                 _byte_region(backend, buffer, low, high),
-                                 mirrors[id(buffer)][0][low:high])
+        for array in _distinct_views(written):
+            _move_elements(backend, "htod", array, mirrors[id(array._realize())][0])
         return result
+
+
+def _distinct_views(arrays):
+    """The non-empty ones among ``arrays``, each view (buffer and layout) once."""
+    seen = set()
+    for array in arrays:
+        key = (id(array._realize()), array._offset, array._shape, array._strides)
+        if key not in seen and 0 not in array._shape:
+            seen.add(key)
+            yield array
+
+
+def _move_elements(backend, kind, array, mirror: np.ndarray) -> None:
+    """Copy the elements of the cuda ``array`` to ("dtoh") or from ("htod") the same
+    offsets of ``mirror``, the host copy of its buffer's bytes; a layout no 2D/3D copy
+    serves moves the bytes it spans instead."""
+    device = array._device
+    # the array's device's context current again (buffers of two GPUs may be mirrored)
+    stream = current_native(device)
+    move = transfers.upload if kind == "htod" else transfers.download
+    host = np.ndarray(array._shape, array._dtype, buffer=mirror, offset=array._offset,
+                      strides=array._strides)
+    if not move(backend, stream, device.index, backend._region(array), host):
+        low, high = transfers.byte_span(array._shape, array._strides, array._offset,
+                                        array._dtype.itemsize)
+        move(backend, stream, device.index, _byte_region(backend, array._realize(), low, high),
+             mirror[low:high])
 
 
 def _byte_region(backend, buffer, low, high) -> transfers.Region:
