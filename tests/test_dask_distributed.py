@@ -19,9 +19,8 @@ dask = pytest.importorskip("dask")
 
 import asnumpy as ap  # noqa: E402
 from asnumpy import testing  # noqa: E402
-from asnumpy._interop.dask_serialization import (  # noqa: E402
-    PinDevices, deserialize_array, register_serialization, serialize_array,
-)
+from asnumpy._interop.dask_serialization import deserialize_array, serialize_array  # noqa: E402
+from asnumpy.dask import AsnumpyWorkerPlugin, register_serialization  # noqa: E402
 from distributed.protocol import deserialize, serialize  # noqa: E402
 
 PINNED = ["cpu:1", "cpu:2"]
@@ -115,16 +114,17 @@ def test_dask_family_round_trips_every_layout(make):
     testing.assert_array_equal(back, array, strict=True)
 
 
-def test_pin_devices_chooses_by_worker_name():
-    assert PinDevices("cpu:3").device_for("anything") == "cpu:3"
-    assert [PinDevices(PINNED).device_for(n) for n in (0, 1, 2)] == PINNED + PINNED[:1]
-    assert PinDevices({"a": "cpu:2"}).device_for("a") == "cpu:2"
+def test_worker_plugin_chooses_devices_by_worker_name():
+    assert AsnumpyWorkerPlugin().device_for(0) is None
+    assert AsnumpyWorkerPlugin("cpu:3").device_for("anything") == "cpu:3"
+    assert [AsnumpyWorkerPlugin(PINNED).device_for(n) for n in (0, 1, 2)] == PINNED + PINNED[:1]
+    assert AsnumpyWorkerPlugin({"a": "cpu:2"}).device_for("a") == "cpu:2"
     with pytest.raises(KeyError, match="'b'"):
-        PinDevices({"a": "cpu:2"}).device_for("b")
+        AsnumpyWorkerPlugin({"a": "cpu:2"}).device_for("b")
     with pytest.raises(ValueError, match="'tcp-worker'"):
-        PinDevices(PINNED).device_for("tcp-worker")
+        AsnumpyWorkerPlugin(PINNED).device_for("tcp-worker")
     with pytest.raises(ValueError, match="must not be empty"):
-        PinDevices([])
+        AsnumpyWorkerPlugin([])
 
 
 # -- a cluster of two worker processes -------------------------------------------------------
@@ -153,7 +153,7 @@ def client():
         n_workers=2, threads_per_worker=1, processes=True, memory_limit="1GiB",
         dashboard_address=None, worker_dashboard_address=None)
     with cluster, distributed.Client(cluster) as client:
-        client.register_plugin(PinDevices(PINNED))
+        client.register_plugin(AsnumpyWorkerPlugin(PINNED))
         yield client
 
 
@@ -189,9 +189,13 @@ def test_chunks_meet_across_workers_pinned_to_different_devices(client):
 def test_reductions_on_the_cluster_match_numpy(client):
     host = numpy.random.default_rng(1).standard_normal((40, 30))
     x = da.from_array(ap.asarray(host), chunks=(10, 15), asarray=False)
-    results = dask.compute(x.mean(axis=0), x.std(), x.argmax(axis=1), da.nanmax(x))
-    for got, expected in zip(results, (host.mean(axis=0), host.std(), host.argmax(axis=1),
-                                       numpy.nanmax(host))):
+    # percentile needs Dask's dispatch table on the workers: the plugin registered it
+    results = dask.compute(x.mean(axis=0), x.std(), x.argmax(axis=1), da.nanmax(x),
+                           da.percentile(x[:, 0], [10, 50, 90]))
+    expected = (host.mean(axis=0), host.std(), host.argmax(axis=1), numpy.nanmax(host),
+                da.percentile(da.from_array(host[:, 0], chunks=10), [10, 50, 90]).compute(
+                    scheduler="sync"))
+    for got, expected in zip(results, expected):
         assert isinstance(got, ap.ndarray)
         testing.assert_allclose(got, expected, rtol=1e-12)
 

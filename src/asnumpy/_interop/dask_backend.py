@@ -18,7 +18,8 @@ and Dask's ``sizeof`` (memory accounting).  Everything else a chunk goes
 through is NumPy's own functions, which dispatch to asnumpy by NEP 13/18.
 
 Chunks are made where the task runs, on that thread's current device (a Dask
-worker pinned to a device by :class:`asnumpy._interop.dask_serialization.PinDevices`
+worker pinned to a device by
+:class:`asnumpy._interop.dask_serialization.AsnumpyWorkerPlugin`
 makes them there), never on the device of the ``_meta`` array the client built.
 
 Nothing here is imported by ``import asnumpy``: Dask stays an optional extra.
@@ -100,7 +101,7 @@ _DISPATCH = (
     (numel_lookup, _numel),
     (nannumel_lookup, _nannumel),
     (to_numpy_dispatch, ap.asnumpy),
-    (to_asnumpy_dispatch, lambda data, **kwargs: data),
+    (to_asnumpy_dispatch, lambda data, **_: data),     # already asnumpy
     (sizeof, _sizeof),
 )
 

@@ -1,4 +1,4 @@
-"""asnumpy arrays on a ``distributed`` cluster: Dask's serialization family, device pinning.
+"""asnumpy arrays on a ``distributed`` cluster: worker setup, serialization, device pinning.
 
 Two ways an asnumpy array crosses between Dask's processes, both without
 copying it through a NumPy object array or a pickled bytes blob:
@@ -7,17 +7,21 @@ copying it through a NumPy object array or a pickled bytes blob:
   hands the array's memory out of band (``asnumpy._interop.pickling``); the
   array comes back on the device it left from.
 - **Dask's "dask" serialization family** (after :func:`register_serialization`,
-  which :class:`PinDevices` does in every process it reaches): one frame, a
+  which :class:`AsnumpyWorkerPlugin` does in every process it reaches): one frame, a
   memoryview of the array's memory (on cpu devices: the device memory
   itself), and the array comes back on the *receiving thread's current
   device*, the device its worker is pinned to, as dask-cuda's workers receive
   CuPy arrays on their GPU.  Chunks moved between workers pinned to different
   devices so meet on one device.
 
-:class:`PinDevices` is a ``distributed.WorkerPlugin`` that makes a device the
-default device of each worker process (``asnumpy.runtime.device.set_default_device``);
-arrays pickled into the task graph (``da.from_array(a)``) then land there
-too (:func:`asnumpy._interop.pickling.land_on_current_device`).
+:class:`AsnumpyWorkerPlugin` is a ``distributed.WorkerPlugin`` that readies
+each worker process for asnumpy chunks: Dask's dispatch tables (the backend's
+``register_dispatch``, so tasks built from ``da.from_array`` find asnumpy's
+``concatenate``, ``percentile``, ``sizeof`` ...) and the serialization family,
+and, given devices, pins each worker to one
+(``asnumpy.runtime.device.set_default_device``): arrays pickled into the
+task graph (``da.from_array(a)``) then land on it too
+(:func:`asnumpy._interop.pickling.land_on_current_device`).
 ``$ASNUMPY_DEVICE`` in a worker's environment sets the default device at
 start, but arrays from other processes then keep their device numbers.
 """
@@ -34,9 +38,11 @@ from distributed.protocol import dask_deserialize, dask_serialize
 from .._core.ndarray import ndarray
 from .._core.transfer import asarray
 from ..runtime.device import Device, get_device, set_default_device
+from .dask_backend import register_dispatch
 from .pickling import host_view, land_on_current_device
 
-__all__ = ["PinDevices", "deserialize_array", "register_serialization", "serialize_array"]
+__all__ = ["AsnumpyWorkerPlugin", "deserialize_array", "register_serialization",
+           "serialize_array"]
 
 
 def serialize_array(array: ndarray) -> tuple[dict, list[memoryview]]:
@@ -75,60 +81,70 @@ def deserialize_array(header: dict, frames: list) -> ndarray:
 def register_serialization() -> None:
     """Register asnumpy arrays with Dask's "dask" serialization family (idempotent).
 
-    Do it in every process of a cluster (client, scheduler-side is not
-    needed, workers): :class:`PinDevices` does it on the workers it is
-    registered with and in the process that creates it.
+    Every process that sends or receives asnumpy arrays needs it (the client
+    and the workers; not the scheduler): :class:`AsnumpyWorkerPlugin` does it
+    on the workers it is registered with and in the process that creates it.
     """
     dask_serialize.register(ndarray, serialize_array)
     dask_deserialize.register(ndarray, deserialize_array)
 
 
-class PinDevices(WorkerPlugin):
-    """Pin each Dask worker to one asnumpy device (its process-wide default device).
+class AsnumpyWorkerPlugin(WorkerPlugin):
+    """Ready each Dask worker for asnumpy chunks and optionally pin it to a device.
+
+    On every worker (present and future) it registers asnumpy in Dask's
+    dispatch tables and serialization family; with ``devices`` it also makes
+    one device the worker process's default device.
 
     Parameters
     ----------
-    devices : str, Device, sequence or mapping
-        One device for every worker; a sequence, indexed by the worker's name
-        (``LocalCluster`` names its workers 0, 1, ...; wrapped around); or a
-        mapping from worker name to device.
+    devices : None, str, Device, sequence or mapping, optional
+        None leaves the devices alone; one device pins every worker to it; a
+        sequence is indexed by the worker's name (``LocalCluster`` names its
+        workers 0, 1, ...; wrapped around); a mapping goes from worker name to
+        device.
 
     Examples
     --------
-    >>> client.register_plugin(PinDevices(["cpu:0", "cpu:1"]))   # doctest: +SKIP
+    >>> client.register_plugin(AsnumpyWorkerPlugin(["cpu:0", "cpu:1"]))   # doctest: +SKIP
     """
 
-    name = "asnumpy-pin-devices"
+    name = "asnumpy"
 
-    def __init__(self, devices):
-        if isinstance(devices, (str, Device)):
-            devices = str(devices)
+    def __init__(self, devices=None):
+        if devices is None or isinstance(devices, (str, Device)):
+            devices = None if devices is None else str(devices)
         elif isinstance(devices, Mapping):
             devices = {name: str(device) for name, device in devices.items()}
         else:
             devices = [str(device) for device in devices]
             if not devices:
-                raise ValueError("asnumpy PinDevices: devices must not be empty")
+                raise ValueError("asnumpy AsnumpyWorkerPlugin: devices must not be empty")
         self.devices = devices
         register_serialization()            # the client's side of the family
 
-    def device_for(self, worker_name) -> str:
-        """The device of the worker called ``worker_name``."""
+    def device_for(self, worker_name) -> str | None:
+        """The device of the worker called ``worker_name`` (None: not pinned)."""
         devices = self.devices
-        if isinstance(devices, str):
+        if devices is None or isinstance(devices, str):
             return devices
         if isinstance(devices, dict):
             if worker_name not in devices:
-                raise KeyError(f"asnumpy PinDevices: no device for worker {worker_name!r}")
+                raise KeyError(f"asnumpy AsnumpyWorkerPlugin: no device for worker "
+                               f"{worker_name!r}")
             return devices[worker_name]
         try:
             index = int(worker_name)
         except (TypeError, ValueError):
-            raise ValueError(f"asnumpy PinDevices: a list of devices needs workers named by "
-                             f"number, got worker {worker_name!r}; pass a mapping") from None
+            raise ValueError(f"asnumpy AsnumpyWorkerPlugin: a list of devices needs workers "
+                             f"named by number, got worker {worker_name!r}; pass a mapping"
+                             ) from None
         return devices[index % len(devices)]
 
     def setup(self, worker):
+        register_dispatch()
         register_serialization()
-        set_default_device(self.device_for(worker.name))
-        land_on_current_device()        # arrays pickled into the graph too
+        device = self.device_for(worker.name)
+        if device is not None:
+            set_default_device(device)
+            land_on_current_device()        # arrays pickled into the graph too

@@ -13,7 +13,7 @@ NumPy array or bytes object.
 - On other devices (``cuda:N``) the data is copied to the host once and that
   host copy is the buffer.
 - Unpickling places the array on the device it was pickled from, or, in a
-  process pinned to one device (a Dask worker under ``PinDevices``, see
+  process pinned to one device (a Dask worker under ``AsnumpyWorkerPlugin``, see
   :func:`land_on_current_device`), on the current device.  On a cpu
   device a writeable, aligned buffer is adopted as the array's memory
   (no copy); otherwise it is copied to the device.  As with NumPy, an array

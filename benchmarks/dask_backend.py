@@ -1,0 +1,86 @@
+"""One Dask graph on NumPy chunks and on asnumpy chunks: the time ratio per scheduler.
+
+The graph (standardize columns, a nonlinear map, row and global reductions,
+a tall-skinny product) runs on the same data split the same way, once with
+NumPy chunks and once with asnumpy chunks (cpu:0), on
+
+- Dask's threaded scheduler (2 threads), and
+- a distributed ``LocalCluster`` of 2 worker processes (1 thread each), the
+  input persisted on the workers first, so the timing is the graph only.
+
+Columns: median seconds of ``--repeats`` runs (alternating NumPy / asnumpy),
+and asnumpy / NumPy (below 1: asnumpy faster).  asnumpy's cpu kernels are
+NumPy's loops split across its own threads; under Dask each chunk's op also
+goes through asnumpy's dispatch, which is what this measures.
+
+Run:  python benchmarks/dask_backend.py [--rows 8192] [--repeats 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import dask
+import dask.array as da
+import numpy as np
+from _timing import alternating_medians, machine_line
+from distributed import Client, LocalCluster
+
+import asnumpy as ap
+
+
+def graph(x):
+    """The Dask collections computed per run."""
+    standardized = (x - x.mean(axis=0)) / x.std(axis=0)
+    mapped = da.exp(-standardized**2) + da.tanh(standardized)
+    return [mapped.sum(axis=1), standardized.max(), (x.T @ x[:, :64]).sum(axis=0)]
+
+
+def inputs(rows: int, columns: int, chunk_rows: int):
+    host = np.random.default_rng(0).standard_normal((rows, columns))
+    return {name: da.from_array(xp.asarray(host), chunks=(chunk_rows, columns), asarray=False)
+            for name, xp in (("numpy", np), ("asnumpy", ap))}
+
+
+def timed(arrays, compute, repeats):
+    runs = [lambda x=arrays[name]: compute(graph(x)) for name in ("numpy", "asnumpy")]
+    return alternating_medians(runs, repeats)
+
+
+def report(label, medians):
+    numpy_s, asnumpy_s = medians
+    print(f"{label:<34} | {numpy_s:9.3f} | {asnumpy_s:9.3f} | {asnumpy_s / numpy_s:6.2f}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=8192)
+    parser.add_argument("--columns", type=int, default=512)
+    parser.add_argument("--chunk-rows", type=int, default=1024)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+
+    arrays = inputs(args.rows, args.columns, args.chunk_rows)
+    print(machine_line(ap.Device("cpu:0")) + f", dask {dask.__version__}")
+    print(f"load average {os.getloadavg()[0]:.1f} at the start; "
+          f"{args.rows} x {args.columns} float64 ({args.rows * args.columns * 8 / 2**20:.0f} MiB), "
+          f"chunks of {args.chunk_rows} rows; median of {args.repeats} runs\n")
+    print(f"{'scheduler':<34} | {'numpy s':>9} | {'asnumpy s':>9} | {'ratio':>6}")
+    print("-" * 68)
+    threads = dict(scheduler="threads", num_workers=2)
+    report("threads (2)", timed(arrays, lambda c: dask.compute(*c, **threads), args.repeats))
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    with cluster, Client(cluster) as client:
+        persisted = {name: client.persist(x) for name, x in arrays.items()}
+        for x in persisted.values():
+            x.sum().compute()
+        report("distributed (2 processes x 1)",
+               timed(persisted, lambda c: client.compute(c, sync=True), args.repeats))
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":      # the cluster's worker processes are spawned
+    main()
