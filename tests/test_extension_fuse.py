@@ -170,7 +170,7 @@ def test_several_outputs_and_in_place_operators():
         return t, a - b, t
 
     a, b = _random((9, 8), "float64", 1), _random((9, 8), "float64", 2)
-    first, second, third = _check(f, a, b)
+    first, _, third = _check(f, a, b)
     assert first is third
 
 
@@ -442,7 +442,8 @@ def test_cuda_one_launch_per_elementwise_fusion(emulated_driver, cuda):
                                   "sinh", "cbrt", "exp2", "log10"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_transcendental_functions_within_ulps_of_numpy(name, dtype):
-    function = fuse(lambda a, ufunc=getattr(ap, name): ufunc(a) * 1)
+    ufunc = getattr(ap, name)
+    function = fuse(lambda a: ufunc(a) * 1)
     host = np.random.default_rng(2).uniform(0.01, 10, 5000).astype(dtype)
     got = ap.asnumpy(function(ap.asarray(host)))
     np.testing.assert_array_max_ulp(got, getattr(np, name)(host), maxulp=3)
@@ -491,7 +492,7 @@ def test_random_expressions_match_the_op_by_op_run():
             body = f"ap.{reduce}({full}, axis=-1)"
         hypothesis.assume(re.search(r"\b[ab]\b", body) is not None)
         namespace = {"ap": ap}
-        exec(f"def f(a, b):\n    return {body}\n", namespace)
+        exec(f"def f(a, b):\n    return {body}\n", namespace)  # noqa: S102 (generated test code)
         function = fuse(namespace["f"])
         a = _random(shape_a, dtype, 1, low=-3, high=3)
         b = _random((5, 6), dtype, 2, low=-3, high=3)

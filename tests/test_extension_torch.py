@@ -9,8 +9,8 @@ import asnumpy as ap
 
 torch = pytest.importorskip("torch")
 
-from asnumpy.backends.cpu.kernels import view  # noqa: E402
-from asnumpy.extension.torch_ops import torch_op  # noqa: E402
+from asnumpy.backends.cpu.kernels import view
+from asnumpy.extension.torch_ops import torch_op
 
 _names = itertools.count()
 

@@ -28,7 +28,6 @@ branch-free form that vectorises (see its comment for the accuracy).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 
 import numpy as np
@@ -149,7 +148,9 @@ template <class T> __device__ __forceinline__ T asn_fused_inf(bool negative) {
         return v.f;
     }
 }
-__device__ __forceinline__ long long asn_fused_min(long long a, long long b) { return a < b ? a : b; }
+__device__ __forceinline__ long long asn_fused_min(long long a, long long b) {
+    return a < b ? a : b;
+}
 """
 
 
@@ -441,21 +442,21 @@ def _render(schedule, target):
                                    run=f"r{red}")
         lines = _statements(schedule, writer, sorted(refs), "r", row_load, done)[0]
         lines += [f"{ct} lane{red}[{LANES}];",
-                  f"for (int l = 0; l < {LANES}; ++l) lane{red}[l] = "
-                  f"{identity_literal(name, cdt)};"]
+                  (f"for (int l = 0; l < {LANES}; ++l) lane{red}[l] = "
+                  f"{identity_literal(name, cdt)};")]
         body = lam + [f"{IDX} j = 0;",
                       f"for (; j + {LANES} <= cnt; j += {LANES}) {{",
                       "  ASN_UNROLL",
-                      f"  for (int l = 0; l < {LANES}; ++l) "
-                      f"lane{red}[l] = {comb}(lane{red}[l], elem{red}(j + l));",
+                      (f"  for (int l = 0; l < {LANES}; ++l) "
+                      f"lane{red}[l] = {comb}(lane{red}[l], elem{red}(j + l));"),
                       "}",
                       f"for (; j < cnt; ++j) lane{red}[0] = {comb}(lane{red}[0], elem{red}(j));"]
         lines += _segments("r", rr, list(slots), lambda k: f"o{k}", lo, hi, body, f"r{red}")
         if operand in keep:
             cached[operand] = True
         lines += [f"for (int w = {LANES // 2}; w; w >>= 1)",
-                  f"  for (int l = 0; l < w; ++l) lane{red}[l] = "
-                  f"{comb}(lane{red}[l], lane{red}[l + w]);",
+                  (f"  for (int l = 0; l < w; ++l) lane{red}[l] = "
+                  f"{comb}(lane{red}[l], lane{red}[l + w]);"),
                   f"const {ct} acc{red} = lane{red}[0];"]
         return lines
 
@@ -499,8 +500,8 @@ def _render(schedule, target):
             comb = writer.combine(node.attrs[0], cdt)
             finish += [f"{ct}* part{red} = reinterpret_cast<{ct}*>(P{red}) + row * nchunk;",
                        f"for ({IDX} w = 1; w < nchunk; w *= 2)",
-                       f"  for ({IDX} c = 0; c + w < nchunk; c += 2 * w) "
-                       f"part{red}[c] = {comb}(part{red}[c], part{red}[c + w]);",
+                       (f"  for ({IDX} c = 0; c + w < nchunk; c += 2 * w) "
+                       f"part{red}[c] = {comb}(part{red}[c], part{red}[c + w]);"),
                        reduction_value(red, f"part{red}[0]", done)]
         finish += row_stores(done)
         bodies["finish"] = finish

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.cuda import scalar_ops
-from ...backends.cuda.elementwise import ArraySpec
 from ..._core import reductions
 from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
 from ..._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from ...backends.cuda import scalar_ops
+from ...backends.cuda.elementwise import ArraySpec
 
 __all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "trace"]
 
@@ -50,7 +50,7 @@ class Node:
     (``attrs``: ufunc name, reduced axes of the operand, keepdims).
     """
 
-    __slots__ = ("op", "args", "dtype", "shape", "attrs", "index")
+    __slots__ = ("args", "attrs", "dtype", "index", "op", "shape")
 
     def __init__(self, op, args, dtype, shape, attrs, index):
         self.op, self.args, self.dtype, self.shape = op, tuple(args), dtype, tuple(shape)
