@@ -329,6 +329,16 @@ def test_large_cpu_reduction_split_by_shape_is_exact_for_integers(on_cpu, rng):
     np.testing.assert_array_equal(ap.asnumpy(MAX(ap.asarray(x).T, axis=1)), x.max(axis=0))
 
 
+def test_long_float32_sums_on_cpu_are_pairwise_accurate(on_cpu):
+    total = ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "fsum")
+    x = np.full((16, 1 << 18), 0.1, np.float32)
+    exact = x.astype(np.float64).sum(axis=1)
+    rows = ap.asnumpy(total(ap.asarray(x), axis=1))        # one output per row
+    np.testing.assert_allclose(rows, exact, rtol=1e-6)
+    whole = float(ap.asnumpy(total(ap.asarray(x))))        # pieces of one output
+    assert abs(whole - exact.sum()) <= 1e-6 * exact.sum()
+
+
 def test_reduction_rejects_raw_parameters():
     with pytest.raises(ValueError, match="raw parameters"):
         ReductionKernel("raw T x", "T y", "x", "a + b", "y = a", "0", "r")

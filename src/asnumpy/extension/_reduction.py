@@ -21,6 +21,7 @@ __all__ = ["ReductionKernel"]
 BLOCK = 256                  # cuda threads per output (a power of two: tree reduction)
 SPLIT_OUTPUTS = 16           # cpu: fewer outputs than this split the reduced range instead
 MAX_PIECES = 64              # ... into at most this many pieces
+RBLOCK = 32                  # cpu: elements reduced in order before pairwise combination
 
 
 def _set_index(indexer: str, flat: str, ndim: int) -> str:
@@ -256,9 +257,8 @@ class ReductionKernel(UserKernel):
         # on the cpu each output walks a range of the reduced space: an odometer there
         odometer = kind == "cpu" and nr > 1
         set_red = "" if odometer else _set_index("_red_ind", "_r", nr)
-        red_loop = ("_red_ind.set(_r0);\n        for (long long _r = _r0; _r < _r1; "
-                    "++_r, _red_ind.next())" if odometer else
-                    "for (long long _r = _r0; _r < _r1; ++_r)")
+        red_start = "_red_ind.set(_r0);" if odometer else ""
+        red_step = ", _red_ind.next()" if odometer else ""
         accumulate = (
             f"{set_red}\n            " + "\n            ".join(inputs)
             + f"\n            _type_reduce _m = static_cast<_type_reduce>({self.map_expr}\n);"
@@ -270,7 +270,8 @@ class ReductionKernel(UserKernel):
                 + self.post_map_expr + "\n; }")
         if kind == "cpu":
             body = head + self._cpu_body(decls, indexers, set_out, identity, initial,
-                                         red_loop, accumulate, combine, post)
+                                         (red_start, red_step), accumulate, combine, post,
+                                         self.reduce_expr)
             library = _toolchain.load_library(cpu_source(body), options=self.options)
             entry, finish = library.asn_entry, library.asn_finish
             entry.restype = finish.restype = None
@@ -282,8 +283,12 @@ class ReductionKernel(UserKernel):
         return cuda_source(body.replace(NAME_MARK, name, 1)), name
 
     @staticmethod
-    def _cpu_body(decls, indexers, set_out, identity, initial, red_loop, accumulate, combine,
-                  post):
+    def _cpu_body(decls, indexers, set_out, identity, initial, red_walk, accumulate, combine,
+                  post, reduce_expr):
+        """The cpu entries.  Each output's range is reduced in blocks of RBLOCK elements
+        (in order), and the blocks' results pairwise (a binary counter of partial
+        results), as NumPy sums: rounding errors grow with log(n), not n."""
+        red_start, red_step = red_walk
         params = ", ".join(decls)
         partial_params = ["long long _j0", "long long _j1", "long long _r0", "long long _r1",
                           "void* _partial", "void* _partial_has"]
@@ -297,8 +302,27 @@ static void asn_body({params}, {', '.join(partial_params)}) {{
         {set_out}
         bool _has = {identity};
         _type_reduce _acc = {initial};
-        {red_loop} {{
-            {accumulate}
+        _type_reduce _level[64];               /* _level[l]: 2**l blocks, when bit l is set */
+        unsigned long long _blocks = 0;
+        {red_start}
+        for (long long _b0 = _r0; _b0 < _r1; _b0 += {RBLOCK}) {{
+            const long long _b1 = _b0 + {RBLOCK} < _r1 ? _b0 + {RBLOCK} : _r1;
+            bool _has = false;
+            _type_reduce _acc = {initial};
+            for (long long _r = _b0; _r < _b1; ++_r{red_step}) {{
+                {accumulate}
+            }}
+            int _l = 0;                        /* carry: merge equal-sized neighbours */
+            for (unsigned long long _n = _blocks++; _n & 1; _n >>= 1, ++_l) {{
+                _type_reduce a = _level[_l], b = _acc;
+                _acc = ({reduce_expr}
+);
+            }}
+            _level[_l] = _acc;
+        }}
+        for (int _l = 63; _l >= 0; --_l) {{     /* earlier blocks sit at higher levels */
+            bool _has2 = (_blocks >> _l) & 1;
+            {combine.replace('@B@', '_level[_l]')}
         }}
         if (_partial) {{
             ((_type_reduce*)_partial)[_j - _j0] = _acc;
