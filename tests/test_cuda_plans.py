@@ -346,3 +346,60 @@ def test_a_plan_serves_both_devices(cuda, rng):
             results.append(result.get())
     for result in results:
         np.testing.assert_array_equal(result, host * 2.5 - host)
+
+
+def test_new_contiguous_shapes_reuse_their_layout_class(cuda, plans, rng, monkeypatch):
+    planned = []
+    plan_elementwise = launch_plans.plan_elementwise
+    monkeypatch.setattr(launch_plans, "plan_elementwise",
+                        lambda *args, **kw: planned.append(args[0]) or plan_elementwise(*args,
+                                                                                         **kw))
+    shapes = [(7,), (33,), (4, 9), (2, 3, 5), (64,), (1000,), (3, 331)]
+    results = []
+    for shape in shapes:
+        host, other = rng.standard_normal(shape), rng.standard_normal(shape)
+        a, b = _device(host, cuda), _device(other, cuda)
+        del planned[:]
+        for got, want in [(a + b, host + other), (a * 1.5, host * 1.5),
+                          (a - a.sum(), host - host.sum())]:
+            results.append((got.get(), want))
+        if shape != shapes[0]:
+            # a new shape of a known contiguous layout class is not planned again
+            assert planned == []
+    for got, want in results:
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    # strided operands, F order and a where= mask are not of the contiguous class
+    host = rng.standard_normal((6, 4))
+    a = _device(host, cuda)
+    for got, want in [(a[:, ::2] + 1.0, host[:, ::2] + 1.0), (a.T + a.T, host.T + host.T)]:
+        np.testing.assert_array_equal(got.get(), want)
+
+
+class _Operand:
+    """Stands in for a device array in the layout-class key (shape, strides, dtype)."""
+
+    def __init__(self, shape, dtype, strides=None):
+        self._dtype = np.dtype(dtype)
+        self._shape = shape
+        self._strides = strides if strides is not None else launch_plans._c_strides(
+            shape, self._dtype.itemsize)
+
+
+def test_layout_class_keys():
+    f8 = (np.dtype(np.float64),) * 3
+    key = launch_plans.contiguous_class
+
+    def operands(n):
+        return [_Operand((n,), "f8")], [_Operand((n,), "f8"), 2.0]
+
+    small, size = key("add", f8, *operands(1000), None)
+    assert size == 1000 and small[-1] == 32
+    assert key("add", f8, *operands(5), None)[0] == small          # one class, any size
+    big, size = key("add", f8, *operands(2**28), None)          # 2**31 bytes: 64-bit offsets
+    assert size == 2**28 and big[-1] == 64 and big != small
+    outs, ins = operands(10)
+    assert key("add", f8, outs, [ins[0], _Operand((), "f8")], None)[0] != small   # 0-d input
+    assert key("add", f8, outs, ins, _Operand((10,), "?")) == (None, 0)         # where=
+    assert key("add", f8, outs, [_Operand((10,), "f8", (16,)), 2.0], None) == (None, 0)
+    assert key("add", f8, [_Operand((1,), "f8")], [_Operand((1,), "f8"), 2.0], None) == (None,
+                                                                                         0)

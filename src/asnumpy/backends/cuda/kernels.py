@@ -27,7 +27,14 @@ import numpy as np
 
 from . import arguments, scalar_ops
 from .elementwise import ArraySpec
-from .launch_plans import BLOCK, PlanCache, call_key, launch_grid, plan_ufunc_launch
+from .launch_plans import (
+    BLOCK,
+    PlanCache,
+    call_key,
+    contiguous_class,
+    launch_grid,
+    plan_ufunc_launch,
+)
 from .reduction import ARG_REDUCTIONS, REDUCTIONS, plan_reduction
 from .streams import current_native, current_stream
 
@@ -86,6 +93,7 @@ def native_kernels(backend) -> dict:
     driver = backend.driver
     pointer = backend.pointer
     plans = backend.ufunc_plans = PlanCache()
+    class_plans = backend.ufunc_class_plans = PlanCache(capacity=256)
     reduction_plans = backend.reduction_plans = PlanCache()
 
     def launch(device, source, kernel_name, grid, block, values, pointers, parameters):
@@ -104,7 +112,15 @@ def native_kernels(backend) -> dict:
             # gufuncs (matmul, vecdot, ...), loops with no CUDA form, and arrays stored in
             # a type the kernels cannot read (ml_dtypes' bfloat16, float8_*)
             return _FALLBACK
+        # a contiguous call of a known layout class only resizes that class's plan
+        class_key, size = contiguous_class(name, loop, outs, inputs, where)
+        if class_key is not None:
+            plan = class_plans.get(class_key)
+            if plan is not None:
+                return plan.resized(size)
         plan = plan_ufunc_launch(name, loop, outs, inputs, where)
+        if class_key is not None and plan is not None and plan.count_slot is not None:
+            class_plans.put(class_key, plan)
         return _NOTHING if plan is None else plan
 
     def ufunc(outs, name, loop, inputs, where):

@@ -10,8 +10,12 @@ shape and byte strides (a scalar: its dtype or Python type).  The
 *kernel* behind a plan is shared more widely -- rendering is cached per
 layout class (contiguous, with broadcast scalar inputs or not, or a
 collapsed rank with general strides; index width; operand kinds) -- so a
-new shape costs one planning, not a compile.  The plans of reductions
-(``plan_reduction``) are kept in a second cache of the same kind.
+new shape costs one planning, not a compile -- and for contiguous calls
+not even that: :func:`contiguous_class` names the layout class of a call
+whose array operands are all C-contiguous in the output's shape (or 0-d
+inputs), and one plan per class, :meth:`UfuncLaunch.resized` to the call's
+element count, serves every shape.  The plans of reductions
+(``plan_reduction``) are kept in a cache of the same kind.
 
 What a cached plan still does per call is small and fixed: read each
 operand's device address, convert each scalar operand with the converter
@@ -23,15 +27,16 @@ shape, strides) was marshalled once, at planning.
 
 from __future__ import annotations
 
+import copy
 import threading
 
 import numpy as np
 
 from . import arguments
-from .elementwise import ArraySpec, ScalarSpec, plan_elementwise
+from .elementwise import INT32_MAX, ArraySpec, ScalarSpec, plan_elementwise
 
-__all__ = ["BLOCK", "MAX_GRID", "PlanCache", "UfuncLaunch", "call_key", "launch_grid",
-           "plan_ufunc_launch"]
+__all__ = ["BLOCK", "MAX_GRID", "PlanCache", "UfuncLaunch", "call_key", "contiguous_class",
+           "launch_grid", "plan_ufunc_launch"]
 
 BLOCK = 256                 # threads per block of elementwise kernels
 MAX_GRID = 8192             # grid-stride loops cover the rest
@@ -159,14 +164,27 @@ class UfuncLaunch:
     """
 
     __slots__ = (
+        "count_slot",
         "grid",
         "kernel_name",
+        "lanes",
         "pointer_slots",
         "scalar_slots",
         "source",
         "template",
         "vector",
     )
+
+    def resized(self, size):
+        """This contiguous plan for ``size`` elements (same kernels, count and grids)."""
+        plan = copy.copy(self)
+        plan.template = self.template.copy()
+        plan.template[self.count_slot] = type(self.template[self.count_slot])(size)
+        plan.grid = launch_grid(size)
+        if self.vector is not None:
+            name, _, alignments = self.vector
+            plan.vector = (name, launch_grid(-(-size // self.lanes)), alignments)
+        return plan
 
     def arguments(self, operands, pointer):
         """(kernel name, grid, arguments) of a call on ``operands``.
@@ -228,9 +246,55 @@ def plan_ufunc_launch(name, loop, outs, inputs, where):
             scalar_slots.append((position, nout + k,
                                  _scalar_converter(x, loop[k], parameter, c_type)))
     plan.scalar_slots = tuple(scalar_slots)
-    plan.vector = None
+    plan.vector, plan.lanes = None, 1
     if kernel.vector is not None:
-        lanes = kernel.vector.lanes
+        plan.lanes = lanes = kernel.vector.lanes
         plan.vector = (kernel.vector.kernel_name, launch_grid(-(-kernel.size // lanes)),
                        kernel.vector.alignments)
+    # a contiguous kernel's only layout argument is its element count, the last one
+    plan.count_slot = len(plan.template) - 1 if "shape0" not in {
+        name for _, name in kernel.parameters} else None
     return plan
+
+
+def contiguous_class(name, loop, outs, inputs, where):
+    """(layout-class key, element count) of a call whose array operands are all
+    C-contiguous in the output's shape (inputs may also be 0-d: broadcast
+    scalars), else (None, 0).
+
+    Calls of one class differ only in their element count: one plan, resized
+    (:meth:`UfuncLaunch.resized`), serves them all, so a new shape of a
+    contiguous call costs no planning.
+    """
+    if where is not None:
+        return None, 0
+    shape = outs[0]._shape
+    size = 1
+    for n in shape:
+        size *= n
+    if size < 2:
+        return None, 0                    # 0-d and empty calls have layouts of their own
+    operands, widest = [], 1
+    for role, x in [("out", o) for o in outs] + [("in", x) for x in inputs]:
+        x_shape = getattr(x, "_shape", None)
+        if x_shape is None:
+            operands.append(_operand_key(x))          # a scalar
+            continue
+        itemsize = x._dtype.itemsize
+        if x_shape == () and role == "in":
+            operands.append((x._dtype, "0-d"))
+            continue
+        if x_shape != shape or x._strides != _c_strides(shape, itemsize):
+            return None, 0
+        operands.append((x._dtype, "C"))
+        widest = max(widest, itemsize)
+    bits = 32 if size * widest <= INT32_MAX else 64     # as elementwise.index_width
+    return (name, loop, tuple(operands), bits), size
+
+
+def _c_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
