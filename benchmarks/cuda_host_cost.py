@@ -21,7 +21,7 @@ Columns, in microseconds per call (median over ``repeats`` runs of
 * ``pool``: taking the output's block from the device's memory pool and
   giving it back with no work queued in between (a lower bound of what
   ``out=`` saves: a free after queued work also records an event);
-* ``unplanned``: the same with the back end's plan cache switched off,
+* ``unplanned``: the same with the back end's plan caches switched off,
   so every call plans, as every call did before plans were cached.
 
 Usage: ``python benchmarks/cuda_host_cost.py [--calls 2000] [--repeats 7]``.
@@ -133,9 +133,13 @@ def measure(device, plans, calls, repeats):
                     times[1] = timed(back_end, n)
                     times[2] = timed(lambda size=nbytes: device.memory_pool.malloc(size), n)
                 if back_end is not None and plans is not None:
-                    capacity, plans.capacity = plans.capacity, 0
+                    caches = [plans, getattr(device.backend, "ufunc_class_plans", plans)]
+                    capacities = [cache.capacity for cache in caches]
+                    for cache in caches:
+                        cache.capacity = 0
                     times[3] = timed(back_end, n)
-                    plans.capacity = capacity
+                    for cache, capacity in zip(caches, capacities):
+                        cache.capacity = capacity
                 results[size_name, layout, label] = (a.size, *times, launches)
     return results
 
