@@ -70,9 +70,9 @@ def _on(stream):
 class NativeLane:
     """A cuda stream's driver stream, kept errors and end, apart from the stream object.
 
-    The memory pool files blocks freed on a user stream under its lane (the
-    lane's ``query`` is the pool's test), and host functions report errors
-    to it, so neither keeps the :class:`CudaStream` alive.
+    The memory pool files blocks allocated on a user stream under its lane
+    (:class:`StreamOrderedReuse` orders their reuse), and host functions
+    report errors to it, so neither keeps the :class:`CudaStream` alive.
     """
 
     __slots__ = ("driver", "index", "device", "native", "errors", "orphaned", "final_event",
