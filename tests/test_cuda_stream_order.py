@@ -73,6 +73,27 @@ def test_memory_read_on_another_stream_is_reused_after_that_read(cuda, reader):
     np.testing.assert_array_equal(z.get(), np.full(N, 7.0))
 
 
+@pytest.mark.parametrize("end", ["close", "drop"])
+def test_a_block_freed_on_a_stream_since_closed_serves_another(cuda, end):
+    ap.synchronize(cuda)
+    cuda.memory_pool.free_all_blocks()
+    stream = ap.Stream(cuda)
+    with stream:
+        scratch = ap.full(N, 2.0, device=cuda)
+        y = scratch * 3
+    del scratch                          # filed under `stream`, used by it alone ...
+    assert cuda.memory_pool.n_free_blocks() >= 1      # ... and back in the pool
+    if end == "close":
+        stream.close()
+    else:
+        del stream
+        gc.collect()
+    z = ap.full(N, 7.0, device=cuda)     # the default stream takes the block
+    ap.synchronize(cuda)
+    np.testing.assert_array_equal(y.get(), np.full(N, 6.0))
+    np.testing.assert_array_equal(z.get(), np.full(N, 7.0))
+
+
 def test_freed_memory_released_to_the_driver_after_its_stream(cuda):
     pool = cuda.memory_pool
     ap.synchronize(cuda)
@@ -297,3 +318,56 @@ def test_the_emulated_driver_destroys_released_streams(emulated_driver, cuda):
     gc.collect()
     assert len(emulated_driver.live_streams(0)) == before
     ap.synchronize(cuda)
+
+
+# -- searched: programs over three streams ---------------------------------------------
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+_SIZES = (700, 701, 1400)       # 700 and 701 share a size class: blocks change hands
+
+
+def _step():
+    return st.one_of(
+        st.tuples(st.just("compute"), st.integers(0, 2), st.sampled_from(_SIZES)),
+        st.tuples(st.just("hand"), st.integers(0, 2), st.integers(0, 2)),
+        st.tuples(st.just("drop"), st.integers(0, 2)),
+    )
+
+
+@hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
+@hypothesis.given(program=st.lists(_step(), min_size=1, max_size=24))
+def test_programs_over_three_streams_give_numpy_results(cuda, program):
+    # Each stream keeps one value, computed on that stream alone; "hand" orders one
+    # stream after another with an event and reads the other's value there.  Values
+    # are dropped at once (their blocks go back while work that reads them is queued),
+    # so blocks move between streams all the time; the answer must stay NumPy's.
+    streams = [cuda.default_stream, ap.Stream(cuda), ap.Stream(cuda)]
+    values = [None, None, None]       # (asnumpy array, NumPy twin)
+    for step, (kind, *operands) in enumerate(program):
+        if kind == "compute":
+            index, size = operands
+            with streams[index]:
+                host = np.arange(size, dtype=np.float64) + step
+                fresh = ap.asarray(host, device=cuda) * 2.0 + 1.0
+                if values[index] is not None and values[index][0].size == size:
+                    fresh = fresh + values[index][0]
+                    host = host * 2.0 + 1.0 + values[index][1]
+                else:
+                    host = host * 2.0 + 1.0
+            values[index] = (fresh, host)
+        elif kind == "hand":
+            source, target = operands
+            if values[source] is None or source == target:
+                continue
+            streams[target].wait_event(streams[source].record())
+            with streams[target]:
+                moved = values[source][0] * 1.0 + 0.5       # read on the target stream
+            values[target] = (moved, values[source][1] * 1.0 + 0.5)
+        else:
+            values[operands[0]] = None                      # free while work is queued
+    ap.synchronize(cuda)
+    for value in values:
+        if value is not None:
+            np.testing.assert_array_equal(value[0].get(), value[1])

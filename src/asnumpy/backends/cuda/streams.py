@@ -369,8 +369,8 @@ class StreamOrderedReuse:
         for user, event in marks:
             if user is taker:
                 continue
-            if event is None:
-                event = self._record(user)
+            if event is None:                # recorded now (or its end, once closed)
+                event = user.final_event if user.native is None else self._record(user)
             self.driver.make_current(self.index)
             self.driver.wait(taker.native, event)
             if event is not user.final_event:
