@@ -329,20 +329,23 @@ _SIZES = (700, 701, 1400)       # 700 and 701 share a size class: blocks change 
 
 
 def _step():
-    return st.one_of(
-        st.tuples(st.just("compute"), st.integers(0, 2), st.sampled_from(_SIZES)),
+    compute = st.tuples(st.just("compute"), st.integers(0, 2), st.sampled_from(_SIZES))
+    return st.one_of(         # mostly work: a program of syncs and drops tests little
+        compute, compute, compute,
         st.tuples(st.just("hand"), st.integers(0, 2), st.integers(0, 2)),
         st.tuples(st.just("drop"), st.integers(0, 2)),
+        st.tuples(st.just("sync"), st.integers(0, 2)),
     )
 
 
-@hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
-@hypothesis.given(program=st.lists(_step(), min_size=1, max_size=24))
+@hypothesis.settings(max_examples=40, deadline=None, derandomize=True)
+@hypothesis.given(program=st.lists(_step(), min_size=3, max_size=24))
 def test_programs_over_three_streams_give_numpy_results(cuda, program):
     # Each stream keeps one value, computed on that stream alone; "hand" orders one
     # stream after another with an event and reads the other's value there.  Values
     # are dropped at once (their blocks go back while work that reads them is queued),
-    # so blocks move between streams all the time; the answer must stay NumPy's.
+    # so blocks move between streams all the time; "sync" lets one stream run ahead
+    # (on the emulator nothing runs until forced).  The answer must stay NumPy's.
     streams = [cuda.default_stream, ap.Stream(cuda), ap.Stream(cuda)]
     values = [None, None, None]       # (asnumpy array, NumPy twin)
     for step, (kind, *operands) in enumerate(program):
@@ -365,8 +368,10 @@ def test_programs_over_three_streams_give_numpy_results(cuda, program):
             with streams[target]:
                 moved = values[source][0] * 1.0 + 0.5       # read on the target stream
             values[target] = (moved, values[source][1] * 1.0 + 0.5)
-        else:
+        elif kind == "drop":
             values[operands[0]] = None                      # free while work is queued
+        else:
+            streams[operands[0]].synchronize()
     ap.synchronize(cuda)
     for value in values:
         if value is not None:
