@@ -167,6 +167,23 @@ def test_dispatch_tables_know_asnumpy(backend):
     assert type(host) is numpy.ndarray
 
 
+# Dask's reductions hand the chunk functions normalized (non-negative) axes
+@pytest.mark.parametrize("axis", [None, 0, 2, (0, 2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("table", ["numel_lookup", "nannumel_lookup"])
+def test_element_counts_are_asnumpy_arrays_on_the_chunks_device(backend, table, axis, keepdims):
+    from dask.array import dispatch
+
+    count = getattr(dispatch, table)
+    host = host_data((3, 4, 5), nans=True)
+    chunk = ap.asarray(host, device="cpu:2")
+    got = count(chunk, axis=axis, keepdims=keepdims, dtype="f8")
+    expected = count(host, axis=axis, keepdims=keepdims, dtype="f8")
+    assert isinstance(got, ap.ndarray) and got.device == chunk.device
+    testing.assert_array_equal(got, numpy.asarray(expected))
+    assert got.shape == numpy.shape(expected) and got.dtype == numpy.float64
+
+
 def test_from_array_keeps_the_arrays_device(backend):
     source = ap.arange(12.0, device="cpu:1").reshape(3, 4)
     result = (da.from_array(source, chunks=2, asarray=False) + 1).compute(**SYNC)

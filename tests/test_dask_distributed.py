@@ -28,7 +28,9 @@ PINNED = ["cpu:1", "cpu:2"]
 
 def address_of(array) -> int:
     """Address of the first byte of an asnumpy cpu array's memory."""
-    return numpy.from_dlpack(array).__array_interface__["data"][0]
+    from asnumpy._interop.dlpack import element_address
+
+    return element_address(array)
 
 
 def frame_address(frame) -> int:
@@ -66,6 +68,32 @@ def test_pickle_round_trips(make, protocol):
     rebuilt = pickle.loads(pickle.dumps(array, protocol=protocol))
     testing.assert_array_equal(rebuilt, array, strict=True)
     assert rebuilt.flags.writeable
+
+
+def _every_dtype():
+    dtypes = [numpy.dtype(code) for code in "?bhilqBHILQefdFD"]
+    try:
+        import ml_dtypes
+    except ImportError:
+        return dtypes
+    return dtypes + [numpy.dtype(ml_dtypes.bfloat16), numpy.dtype(ml_dtypes.float8_e4m3fn)]
+
+
+@pytest.mark.parametrize("dtype", _every_dtype(), ids=str)
+@pytest.mark.parametrize("layout", ["C", "F", "0-d"])
+def test_every_dtype_crosses_both_paths_without_a_copy(dtype, layout):
+    host = (numpy.arange(12) % 5).astype(dtype).reshape(3, 4)
+    host = {"C": host, "F": numpy.asfortranarray(host), "0-d": host[1, 2]}[layout]
+    array = ap.asarray(host)
+    if layout == "F":
+        assert array.flags.f_contiguous and not array.flags.c_contiguous
+    buffers = []
+    stream = pickle.dumps(array, protocol=5, buffer_callback=buffers.append)
+    header, frames = serialize_array(array)
+    assert frame_address(buffers[0].raw()) == frame_address(frames[0]) == address_of(array)
+    for back in (pickle.loads(stream, buffers=buffers), deserialize_array(header, frames)):
+        assert back.dtype == array.dtype and back.shape == array.shape
+        numpy.testing.assert_array_equal(ap.asnumpy(back), host)
 
 
 def test_read_only_buffers_give_read_only_arrays_as_numpy():
@@ -213,3 +241,20 @@ def test_a_pinned_process_receives_pickled_arrays_on_its_current_device():
     assert landed.device == ap.Device("cpu:2")
     assert pickle.loads(stream).device == ap.Device("cpu:1")
     testing.assert_array_equal(landed, numpy.arange(5.0))
+
+
+def test_set_default_device_reaches_threads_that_chose_none():
+    import threading
+
+    from asnumpy.runtime.device import default_device, set_default_device
+
+    before, seen = default_device(), []
+    set_default_device("cpu:3")
+    try:
+        worker = threading.Thread(target=lambda: seen.append(ap.ones(2).device))
+        worker.start()
+        worker.join()
+    finally:
+        set_default_device(before)
+    assert seen == [ap.Device("cpu:3")]
+    assert default_device() == before

@@ -39,7 +39,7 @@ from .._core.ndarray import ndarray
 from .._core.transfer import asarray
 from ..runtime.device import Device, get_device, set_default_device
 from .dask_backend import register_dispatch
-from .pickling import host_view, land_on_current_device
+from .pickling import host_bytes, host_view, land_on_current_device
 
 __all__ = ["AsnumpyWorkerPlugin", "deserialize_array", "register_serialization",
            "serialize_array"]
@@ -58,8 +58,7 @@ def serialize_array(array: ndarray) -> tuple[dict, list[memoryview]]:
         "order": "C" if host.flags.c_contiguous else "F",
         "writeable": bool(host.flags.writeable),
     }
-    frame = memoryview(host.reshape(-1, order="A")).cast("B") if host.size else memoryview(b"")
-    return header, [frame]
+    return header, [memoryview(host_bytes(host))]
 
 
 def deserialize_array(header: dict, frames: list) -> ndarray:

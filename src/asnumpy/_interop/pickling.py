@@ -32,7 +32,8 @@ from .._core.ndarray import ndarray
 from .._core.transfer import asarray
 from ..runtime.device import Device, get_device
 
-__all__ = ["host_view", "land_on_current_device", "rebuild_from_buffer", "reduce_ex"]
+__all__ = ["host_bytes", "host_view", "land_on_current_device", "rebuild_from_buffer",
+           "reduce_ex"]
 
 # Whether unpickled arrays land on the current device instead of the one they left:
 # a process pinned to one device must not receive arrays on the sender's device number
@@ -61,10 +62,27 @@ def host_view(array: ndarray) -> np.ndarray:
         source = array.copy(order="C")          # compacted on the device
     if source._device.backend.can_alias_host:
         try:
-            return np.from_dlpack(source)
-        except (BufferError, TypeError):
-            pass                                # a dtype DLPack cannot name: copy
+            return _dlpack_host_view(source)
+        except BufferError:
+            pass                                # the export was refused: copy
     return source._host_copy()
+
+
+def host_bytes(host: np.ndarray) -> np.ndarray:
+    """The bytes of a contiguous host array, in its memory order, as a 1-D uint8 view.
+
+    Buffers of bytes: the buffer protocol has no format for ml_dtypes' types.
+    """
+    return host.reshape(-1, order="A").view(np.uint8)
+
+
+def _dlpack_host_view(source: ndarray) -> np.ndarray:
+    dtype = source.dtype
+    if dtype.kind in "biufc":
+        return np.from_dlpack(source)
+    # NumPy imports only its own types through DLPack (not ml_dtypes' bfloat16 or
+    # float8): export the bits as unsigned integers of the same width, view them back
+    return np.from_dlpack(source.view(np.dtype(f"u{dtype.itemsize}"))).view(dtype)
 
 
 def reduce_ex(self, protocol):
@@ -73,8 +91,8 @@ def reduce_ex(self, protocol):
         return self.__reduce__()
     host = host_view(self)
     order = "C" if host.flags.c_contiguous else "F"
-    return rebuild_from_buffer, (pickle.PickleBuffer(host), self.shape, self.dtype, order,
-                                 self._device.name)
+    return rebuild_from_buffer, (pickle.PickleBuffer(host_bytes(host)), self.shape, self.dtype,
+                                 order, self._device.name)
 
 
 def rebuild_from_buffer(buffer, shape, dtype, order, device_name) -> ndarray:
