@@ -272,12 +272,10 @@ def test_arg_reductions_run_on_the_device(cuda, emulated_driver, no_host_fallbac
 @requires_compiler
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
-def test_arg_reductions_every_dtype(cuda, emulated_driver, name, dtype):
+def test_arg_reductions_every_dtype(cuda, no_host_fallback, name, dtype):
     host = _data(dtype, (5, 7, 4), seed=3)
-    before = len(emulated_driver.launches)
     _same(lambda xp, x: getattr(xp, name)(x[::-1, :, ::-2], axis=1, keepdims=True), host, cuda)
     _same(lambda xp, x: getattr(xp, name)(x), host, cuda)
-    assert len(_device_arg_launches(emulated_driver, before)) == 2
 
 
 @requires_compiler
