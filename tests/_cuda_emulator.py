@@ -25,9 +25,9 @@ GPU would expose shows up here as an error or a wrong number:
   in reverse order of their last enqueue, so work that is not ordered by an
   event runs in the order least likely to be the intended one.
 * **Stream-ordered free.** ``free(i, handle, stream)`` releases the memory
-  when the stream reaches it, after filling it with a poison pattern; until
-  then (and forever, for memory dropped without ``free``) the emulator keeps
-  it alive, so queued work never touches memory that the host reused.  As
+  when the stream reaches it, after filling it with a poison pattern; the
+  emulator keeps all memory alive (poisoned once freed), so work queued on
+  freed memory reads garbage and never touches memory the host reused.  As
   cudaMallocAsync's pool may, ``alloc`` hands out memory whose free is still
   queued, with the default stream (where it allocates) made to wait for it.
 * **Capacity.** Each GPU has ``capacity[i]`` bytes (``total_memory``); an
@@ -198,6 +198,7 @@ class Driver:
         self._external: dict = {}          # (device, handle) -> _Stream of a foreign handle
         self._allocations: dict = {}       # pointer -> memory, until its free has run
         self._pending_frees = [[] for _ in range(DEVICES)]   # frees queued, not yet run
+        self._released: list = []          # memory whose free has run (never reused)
         self.capacity = [MEMORY] * DEVICES  # bytes each GPU has (see "capacity" below)
         self._in_use = [0] * DEVICES
         self.freed = 0                     # frees that have run (stream order)
@@ -265,14 +266,20 @@ class Driver:
             self.freed += 1
             if pending["reused"]:          # allocated again, after this point: it lives on
                 return
-            self._pending_frees[i].remove(pending)
-            self._allocations.pop(address, None)
+            self._forget_pending_free(i, pending)
+            # kept, poisoned, for the driver's lifetime: work a broken back end still
+            # queues on it reads garbage instead of crashing the process
+            self._released.append(self._allocations.pop(address, handle))
             self._in_use[i] -= handle.nbytes
 
         with self._lock:
             self._enqueue(stream, release)
             pending["ticket"] = stream.queued
             self._pending_frees[i].append(pending)
+
+    def _forget_pending_free(self, i, pending):
+        # by identity: the entries hold arrays, which == would compare element-wise
+        self._pending_frees[i] = [p for p in self._pending_frees[i] if p is not pending]
 
     def _reuse_pending_free(self, i, nbytes):
         """Memory whose free is still queued, as cudaMallocAsync's pool may hand it out:
@@ -281,7 +288,7 @@ class Driver:
             for pending in self._pending_frees[i]:
                 if pending["handle"].nbytes == nbytes and not pending["reused"]:
                     pending["reused"] = True
-                    self._pending_frees[i].remove(pending)
+                    self._forget_pending_free(i, pending)
                     stream, ticket = pending["stream"], pending["ticket"]
                     self._enqueue(self._defaults[i], lambda: self._run_until(stream, ticket))
                     return pending["handle"]

@@ -335,6 +335,7 @@ def _step():
         st.tuples(st.just("hand"), st.integers(0, 2), st.integers(0, 2)),
         st.tuples(st.just("drop"), st.integers(0, 2)),
         st.tuples(st.just("sync"), st.integers(0, 2)),
+        st.tuples(st.just("release")),
     )
 
 
@@ -345,7 +346,8 @@ def test_programs_over_three_streams_give_numpy_results(cuda, program):
     # stream after another with an event and reads the other's value there.  Values
     # are dropped at once (their blocks go back while work that reads them is queued),
     # so blocks move between streams all the time; "sync" lets one stream run ahead
-    # (on the emulator nothing runs until forced).  The answer must stay NumPy's.
+    # (on the emulator nothing runs until forced); "release" gives the cached blocks
+    # back to the driver, which may hand them out again.  The answer must stay NumPy's.
     streams = [cuda.default_stream, ap.Stream(cuda), ap.Stream(cuda)]
     values = [None, None, None]       # (asnumpy array, NumPy twin)
     for step, (kind, *operands) in enumerate(program):
@@ -370,8 +372,10 @@ def test_programs_over_three_streams_give_numpy_results(cuda, program):
             values[target] = (moved, values[source][1] * 1.0 + 0.5)
         elif kind == "drop":
             values[operands[0]] = None                      # free while work is queued
-        else:
+        elif kind == "sync":
             streams[operands[0]].synchronize()
+        else:
+            cuda.memory_pool.free_all_blocks()              # back to the driver, queued
     ap.synchronize(cuda)
     for value in values:
         if value is not None:
