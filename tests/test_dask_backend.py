@@ -313,6 +313,70 @@ def test_map_blocks_with_a_user_function(xp):
             x.map_overlap(lambda b: b * 2, depth=1, boundary="none").compute(**SYNC)]
 
 
+# name -> the graph on a float chunked array with a NaN (x) and a small-integer one (i)
+MORE_OPERATIONS = {
+    "cumsum": lambda x, i: da.cumsum(x, axis=1),
+    "cumprod": lambda x, i: da.cumprod(x, axis=0),
+    "nancumsum": lambda x, i: da.nancumsum(x, axis=0),
+    "diff": lambda x, i: da.diff(x, axis=0),
+    "histogram": lambda x, i: da.histogram(da.nan_to_num(x), bins=5, range=(-3, 3))[0],
+    "unique": lambda x, i: da.unique(i),
+    "bincount": lambda x, i: da.bincount(i.ravel(), minlength=6),
+    "stack": lambda x, i: da.stack([x, x]),
+    "concatenate": lambda x, i: da.concatenate([x, x], axis=1),
+    "isin": lambda x, i: da.isin(i, [1, 3]),
+    "tril": lambda x, i: da.tril(x[:6]),
+    "triu": lambda x, i: da.triu(x[:6], 1),
+    "reshape": lambda x, i: x.rechunk((8, 6)).reshape(6, 8),
+    "ravel": lambda x, i: x.ravel(),
+    "nonzero": lambda x, i: da.nonzero(i)[1],
+    "argwhere": lambda x, i: da.argwhere(i > 2),
+    "coarsen": lambda x, i: da.coarsen(numpy.sum, da.nan_to_num(x), {0: 2, 1: 3}),
+    "pad reflect": lambda x, i: da.pad(x, 2, mode="reflect"),
+    "pad constant": lambda x, i: da.pad(x, 1),
+    "round": lambda x, i: da.round(x, 2),
+    "clip": lambda x, i: da.clip(x, -1, 1),
+    "cov": lambda x, i: da.cov(da.nan_to_num(x)),
+    "corrcoef": lambda x, i: da.corrcoef(da.nan_to_num(x)),
+    "apply_along_axis": lambda x, i: da.apply_along_axis(numpy.sort, 1, x),
+    "any": lambda x, i: da.any(x > 1, axis=0),
+    "all": lambda x, i: da.all(x > -3, axis=1),
+    "count_nonzero": lambda x, i: da.count_nonzero(i, axis=0),
+    "ptp": lambda x, i: da.ptp(da.nan_to_num(x), axis=0),
+    "median": lambda x, i: da.median(da.nan_to_num(x), axis=0),
+    "nanmedian": lambda x, i: da.nanmedian(x, axis=1),
+    "quantile": lambda x, i: da.quantile(da.nan_to_num(x), 0.3, axis=0),
+    "average": lambda x, i: da.average(da.nan_to_num(x), axis=0, weights=numpy.arange(1.0, 9)),
+    "moment": lambda x, i: da.moment(da.nan_to_num(x), 3, axis=0),
+    "flip": lambda x, i: da.flip(x, 1),
+    "roll": lambda x, i: da.roll(x, 3, axis=0),
+    "rot90": lambda x, i: da.rot90(x),
+    "outer": lambda x, i: da.outer(x[0], x[1]),
+    "linalg.norm": lambda x, i: da.linalg.norm(da.nan_to_num(x), axis=1),
+    "take": lambda x, i: da.take(x, [0, 5, 2], axis=1),
+    "choose": lambda x, i: da.choose(i % 2, [x, -x]),
+    "searchsorted": lambda x, i: da.searchsorted(da.arange(10, chunks=4),
+                                                 da.arange(2.5, 8, 1.5, chunks=2)),
+    "digitize": lambda x, i: da.digitize(x, numpy.array([-1.0, 0.0, 1.0])),
+    "einsum trace": lambda x, i: da.einsum("ii", da.nan_to_num(x)[:6, :6].rechunk(3)),
+    "mixed dtypes": lambda x, i: x.astype("f4") + i.astype("i2"),
+    "map_overlap reflect": lambda x, i: x.map_overlap(lambda b: b + 1, depth=1,
+                                                      boundary="reflect"),
+    "fft2": lambda x, i: da.fft.fft2(da.nan_to_num(x).rechunk((8, 6))),
+    "fftfreq": lambda x, i: da.fft.fftfreq(8, chunks=4),
+    "*_like": lambda x, i: da.ones_like(x) + da.zeros_like(x) + da.full_like(x, 2),
+}
+
+
+@pytest.mark.parametrize("name", list(MORE_OPERATIONS))
+@testing.numpy_asnumpy_allclose(rtol=1e-12, atol=1e-12)
+@on_backend_of_xp
+def test_more_operations(xp, name):
+    x = chunked(xp, host_data((8, 6), nans=True), (3, 4))
+    small = chunked(xp, numpy.random.default_rng(1).integers(0, 5, (8, 6)), (3, 4))
+    return MORE_OPERATIONS[name](x, small).compute(**SYNC)
+
+
 def test_map_blocks_with_a_user_kernel(backend):
     pytest.importorskip("asnumpy.extension")
     kernel = ap.ElementwiseKernel("T x, T y", "T z", "z = x * y + 1", "dask_fma")

@@ -258,3 +258,22 @@ def test_set_default_device_reaches_threads_that_chose_none():
         set_default_device(before)
     assert seen == [ap.Device("cpu:3")]
     assert default_device() == before
+
+
+@pytest.mark.parametrize("layout", ["C", "strided"])
+def test_cuda_arrays_cross_as_one_host_copy_and_come_back_on_their_device(cuda, layout):
+    host = numpy.arange(24.0).reshape(4, 6)
+    array = ap.asarray(host, device=cuda)
+    if layout == "strided":
+        array, host = array[:, ::2], host[:, ::2]
+    buffers = []
+    stream = pickle.dumps(array, protocol=5, buffer_callback=buffers.append)
+    assert len(buffers) == 1 and len(stream) < 400
+    back = pickle.loads(stream, buffers=buffers)
+    assert back.device == cuda
+    numpy.testing.assert_array_equal(ap.asnumpy(back), host)
+    header, frames = serialize_array(array)
+    with cuda:
+        landed = deserialize_array(header, frames)
+    assert landed.device == cuda
+    numpy.testing.assert_array_equal(ap.asnumpy(landed), host)

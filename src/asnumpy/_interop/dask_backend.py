@@ -125,8 +125,8 @@ def _meta(dtype, ndim: int) -> ap.ndarray:
     return ap.empty((0,) * ndim, dtype=dtype)
 
 
-def _from_numpy_graph(name, *args, dtype=None, meta=None, **kwargs):
-    """Dask's NumPy graph for ``da.<name>``, each chunk made an asnumpy array in its task.
+def _from_numpy_graph(creator, /, *args, dtype=None, meta=None, **kwargs):
+    """Dask's NumPy graph for ``da.<creator>``, each chunk made an asnumpy array in its task.
 
     The conversion is fused into the creating task by Dask's optimizer.  It
     runs on the worker, so chunks land on the worker's current device; the
@@ -135,7 +135,7 @@ def _from_numpy_graph(name, *args, dtype=None, meta=None, **kwargs):
     if dtype is not None:
         kwargs["dtype"] = dtype
     with config.set({"array.backend": "numpy"}):
-        made = getattr(da, name)(*args, **kwargs)
+        made = getattr(da, creator)(*args, **kwargs)
     meta = _meta(made.dtype, made.ndim) if meta is None else meta.astype(made.dtype)
     return made.map_blocks(_to_current_device, dtype=made.dtype, meta=meta)
 
