@@ -214,6 +214,16 @@ def test_chunks_meet_across_workers_pinned_to_different_devices(client):
     testing.assert_allclose(result, ((host @ host.T) + host[:, :1]).sum(axis=0), rtol=1e-10)
 
 
+def test_seeded_random_blocks_are_the_same_on_the_cluster(client):
+    with dask.config.set({"array.backend": "asnumpy"}):
+        draw = da.random.default_rng(5).standard_normal((12, 6), chunks=(4, 3))
+        on_cluster = draw.compute()
+        here = da.random.default_rng(5).standard_normal((12, 6), chunks=(4, 3)).compute(
+            scheduler="sync")
+    assert isinstance(on_cluster, ap.ndarray)
+    testing.assert_array_equal(on_cluster, here)
+
+
 def test_reductions_on_the_cluster_match_numpy(client):
     host = numpy.random.default_rng(1).standard_normal((40, 30))
     x = da.from_array(ap.asarray(host), chunks=(10, 15), asarray=False)

@@ -116,7 +116,7 @@ def register_dispatch() -> None:
     for table, implementation in _DISPATCH:
         table.register(ap.ndarray, implementation)
     to_asnumpy_dispatch.register((np.ndarray, object), _to_current_device)
-    if ap.ndarray not in chunk_types._HANDLED_CHUNK_TYPES:
+    if not chunk_types.is_valid_chunk_type(ap.ndarray):
         chunk_types.register_chunk_type(ap.ndarray)
 
 
@@ -136,8 +136,9 @@ def _from_numpy_graph(creator, /, *args, dtype=None, meta=None, **kwargs):
         kwargs["dtype"] = dtype
     with config.set({"array.backend": "numpy"}):
         made = getattr(da, creator)(*args, **kwargs)
-    meta = _meta(made.dtype, made.ndim) if meta is None else meta.astype(made.dtype)
-    return made.map_blocks(_to_current_device, dtype=made.dtype, meta=meta)
+    # ``meta`` (a ``*_like`` source's) only says the chunk type, asnumpy here
+    return made.map_blocks(_to_current_device, dtype=made.dtype,
+                           meta=_meta(made.dtype, made.ndim))
 
 
 class DaskPhilox(np.random.Philox):
