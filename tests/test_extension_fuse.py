@@ -515,3 +515,25 @@ def test_random_expressions_match_the_op_by_op_run():
             np.testing.assert_array_equal(got, want, err_msg=body)
 
     check()
+
+
+@pytest.mark.parametrize("function,dtypes", [
+    (_expression, ("float32",) * 3),
+    (_sum_of_products, ("float16", "float16")),
+    (_softmax, ("float64",)),
+    (fuse(lambda a, b: (a * b + ap.conjugate(a)).sum(axis=0)), ("complex64", "complex128")),
+    (fuse(lambda a, b: ((a << 2) // (b | 1)).prod(axis=0)), ("int8", "uint64")),
+])
+def test_cuda_sources_compile_with_nvrtc(function, dtypes):
+    """The CUDA C a GPU would get is accepted by NVRTC (no GPU needed to compile)."""
+    from asnumpy.backends.cuda import compiler
+    from asnumpy.extension.fusion import _render
+    from asnumpy.extension.fusion._schedule import build
+    from asnumpy.extension.fusion._trace import trace
+
+    if not compiler.nvrtc_available():
+        pytest.skip("NVRTC is not installed")
+    args = [ap.zeros((4, 6), dtype=dtype) for dtype in dtypes]
+    graph, outputs, _ = trace(function.__wrapped__, args, args[0].device)
+    source, functions, _ = _render.render(build(graph, outputs, args), "cuda")
+    assert compiler.compile_module(source, "sm_90")
