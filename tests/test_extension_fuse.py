@@ -536,4 +536,5 @@ def test_cuda_sources_compile_with_nvrtc(function, dtypes):
     args = [ap.zeros((4, 6), dtype=dtype) for dtype in dtypes]
     graph, outputs, _ = trace(function.__wrapped__, args, args[0].device)
     source, functions, _ = _render.render(build(graph, outputs, args), "cuda")
-    assert compiler.compile_module(source, "sm_90")
+    cubin = compiler.compile_module(source, "sm_90")
+    assert all(name.encode() in cubin for name in functions.values())
