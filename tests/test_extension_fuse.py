@@ -538,3 +538,9 @@ def test_cuda_sources_compile_with_nvrtc(function, dtypes):
     source, functions, _ = _render.render(build(graph, outputs, args), "cuda")
     cubin = compiler.compile_module(source, "sm_90")
     assert all(name.encode() in cubin for name in functions.values())
+
+
+def test_kernel_name_names_the_generated_kernels(emulated_driver, cuda):
+    x = _random((3, 5), "float32", 1, device=cuda)
+    _softmax(x)
+    assert any(name.startswith("asn_softmax_task_") for name in emulated_driver.launches)

@@ -142,7 +142,7 @@ class Fusion:
             return traced
         graph, outputs, is_tuple = traced
         try:
-            schedule = build(graph, outputs, args)
+            schedule = build(graph, outputs, args, self.kernel_name)
         except Unfusable as exc:
             unfused = _Unfused(str(exc), None)
             self._remember(self._schedules, call_key, unfused)

@@ -535,7 +535,7 @@ def _render(schedule, target):
     digest = hashlib.sha256(repr((schedule.key, target)).encode()).hexdigest()[:16]
     parts = []
     for role, lines in bodies.items():
-        fn = f"asn_fused_{role}_{digest}"
+        fn = f"asn_{schedule.name}_{role}_{digest}"
         functions[role] = fn
         inner = "\n".join("    " + line for line in head + lines + ["return 0;"])
         parts.append(f"__device__ __forceinline__ int {fn}_one({IDX} t, {signature}) {{\n"

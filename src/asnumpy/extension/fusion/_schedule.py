@@ -22,6 +22,7 @@ non-contiguous), with a strided inner loop.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +69,7 @@ class Schedule:
     ntasks: int
     nchunk: int
     key: tuple
+    name: str = "fused"             # a C identifier: the kernels are asn_<name>_<role>_<hash>
 
 
 def _cone(nodes, outputs):
@@ -161,8 +163,11 @@ def _inner_class(stride, itemsize):
     return 0 if stride == 0 else 1 if stride == itemsize else 2
 
 
-def build(graph, outputs, args) -> Schedule:
-    """The schedule of ``graph`` (returning ``outputs``) on the concrete ``args``."""
+def build(graph, outputs, args, name="fused") -> Schedule:
+    """The schedule of ``graph`` (returning ``outputs``) on the concrete ``args``.
+
+    ``name`` (the fused function's kernel name) becomes part of the C names.
+    """
     nodes = graph.nodes
     needed = _cone(nodes, outputs)
     reductions = [i for i in needed if nodes[i].op == "reduce"]
@@ -265,5 +270,7 @@ def build(graph, outputs, args) -> Schedule:
            tuple((op.role, op.node, op.dtype.str, tuple(sorted(op.inner_class.items())))
                  for op in operands), tuple(reductions), tuple(sorted(row_nodes)),
            tuple(scalar_nodes))
+    name = re.sub(r"\W", "_", name, flags=re.ASCII)[:40] or "fused"
     return Schedule(nodes, mode, tuple(kshape), tuple(rshape), operands, reductions,
-                    row_nodes, input_slot, scalar_nodes, returned, ntasks, nchunk, key)
+                    row_nodes, input_slot, scalar_nodes, returned, ntasks, nchunk,
+                    key + (name,), name)
