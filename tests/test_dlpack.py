@@ -671,7 +671,7 @@ def test_cuda_array_interface_imports(cuda, monkeypatch):
     monkeypatch.setattr(cuda.backend.driver, "wait",
                         lambda stream, event: waits.append(stream.handle))
     ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda), stream=777))
-    assert waits == [0]                     # our default stream (the NULL stream) waits
+    assert waits == [1]                     # our default stream (the legacy one, 1) waits
     moved = ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda)), device="cpu:1")
     assert moved.device == "cpu:1"
     with pytest.raises(BufferError, match="copy=False"):
@@ -682,6 +682,29 @@ def test_cuda_array_interface_imports(cuda, monkeypatch):
         ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda), shape=None))
     with pytest.raises(ValueError, match="ambiguous"):
         ap.from_dlpack(CudaInterfaceOnly(ap.ones(2, device=cuda), stream=0))
+
+
+@requires_compiler
+def test_stream_handshakes_make_the_context_current(cuda):
+    # A fresh thread has no current context; the handshakes must set the device's.
+    import threading
+
+    a = ap.asarray(np.arange(4.0), device=cuda)
+    ap.ones(2, device="cuda:1")              # the other GPU's context was current last
+    errors = []
+
+    def consume_and_export():
+        try:
+            b = ap.from_dlpack(CudaInterfaceOnly(a, stream=777))
+            a.__dlpack__(stream=777)
+            np.testing.assert_array_equal(b.get(), np.arange(4.0))
+        except Exception as exc:             # reported on the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=consume_and_export)
+    thread.start()
+    thread.join()
+    assert not errors, errors
 
 
 @requires_compiler

@@ -52,14 +52,21 @@ def _check_stream_value(value, func) -> None:
                          "per-thread default or none); pass 1, 2 or a stream handle")
 
 
+def _queue_wait(device, waiter, producer) -> None:
+    """Queue on driver stream ``waiter`` a wait for driver stream ``producer``'s work so far."""
+    driver = device.backend.driver
+    driver.make_current(device.index)    # any thread may hand arrays over
+    event = driver.create_event(device.index)
+    driver.record(event, producer)
+    driver.wait(waiter, event)
+
+
 def _order_after(device, waiting: int, producer_stream) -> None:
     """Queue on the foreign stream ``waiting`` a wait for ``producer_stream``'s work so far."""
     if waiting == stream_value(producer_stream):
         return                           # one stream: already in order
     driver = device.backend.driver
-    event = driver.create_event(device.index)
-    driver.record(event, producer_stream._native)
-    driver.wait(driver.external_stream(device.index, waiting), event)
+    _queue_wait(device, driver.external_stream(device.index, waiting), producer_stream._native)
 
 
 def stream_waits_for(device, stream, func) -> None:
@@ -82,10 +89,7 @@ def _wait_for_foreign(device, value, func) -> None:
     ours = get_current_stream(device)
     if value == stream_value(ours):
         return
-    driver = device.backend.driver
-    event = driver.create_event(device.index)
-    driver.record(event, driver.external_stream(device.index, value))
-    driver.wait(ours._native, event)
+    _queue_wait(device, ours._native, device.backend.driver.external_stream(device.index, value))
 
 
 def interface(self) -> dict:
