@@ -4,12 +4,14 @@ The graph (standardize columns, a nonlinear map, row and global reductions,
 a tall-skinny product) runs on the same data split the same way, once with
 NumPy chunks and once with asnumpy chunks (cpu:0), on
 
-- Dask's threaded scheduler (2 threads), and
+- Dask's threaded scheduler (2 threads),
+- Dask's multiprocessing scheduler (a pool of 2 spawned processes; each run
+  pickles the input chunks over: asnumpy's go as protocol 5 buffers), and
 - a distributed ``LocalCluster`` of 2 worker processes (1 thread each).
 
 The input (normal draws, made by NumPy's generator in both cases and turned
 into asnumpy chunks in-task) is persisted first, in memory or on the
-workers, so the timing is the graph only.
+workers, so the timing is the graph (and, for the pool, shipping the input).
 
 Columns: median seconds of ``--repeats`` runs (alternating NumPy / asnumpy),
 and asnumpy / NumPy (below 1: asnumpy faster).  asnumpy's cpu kernels are
@@ -22,7 +24,9 @@ Run:  python benchmarks/dask_backend.py [--rows 8192] [--repeats 5]
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
 
 import dask
 import dask.array as da
@@ -76,6 +80,12 @@ def main(argv=None) -> None:
     threads = dict(scheduler="threads", num_workers=2)
     persisted = {name: x.persist(**threads) for name, x in arrays.items()}
     report("threads (2)", timed(persisted, lambda c: dask.compute(*c, **threads), args.repeats))
+
+    # a pool of 2 spawned processes: each run pickles the inputs' chunks over to them
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        processes = dict(scheduler="processes", pool=pool)
+        report("processes (pool of 2)",
+               timed(persisted, lambda c: dask.compute(*c, **processes), args.repeats))
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                            dashboard_address=None)
