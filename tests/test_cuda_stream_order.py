@@ -380,3 +380,17 @@ def test_programs_over_three_streams_give_numpy_results(cuda, program):
     for value in values:
         if value is not None:
             np.testing.assert_array_equal(value[0].get(), value[1])
+
+
+def test_a_user_stream_sees_work_queued_before_on_the_default_stream(cuda):
+    # As on cpu (whose default stream runs on the host): work queued on a user stream
+    # reads what the default stream wrote before, without a user-recorded event.
+    host = np.arange(4096.0)
+    a = ap.asarray(host, device=cuda)
+    doubled = ap.empty_like(a)
+    stream = ap.Stream(cuda)
+    a += 1.0                                 # queued on the default stream
+    with stream:                             # no allocation here: nothing else orders it
+        ap.multiply(a, 2.0, out=doubled)
+    stream.synchronize()
+    np.testing.assert_array_equal(doubled.get(), (host + 1.0) * 2.0)

@@ -53,8 +53,22 @@ def current_native(device):
     context made current on this thread (the driver call that follows needs it)."""
     lane = current_stream(device)._lane
     lane.driver.make_current(lane.index)
+    _follow_default_stream(lane, device.default_stream._lane)
     lane.last_work = next(_work_clock)   # device work comes: blocks handed out so far count
     return lane.native
+
+
+def _follow_default_stream(lane, default) -> None:
+    """Order a user stream's next work after what the default stream queued before it.
+
+    The cpu device's default stream runs on the host, so work queued on a user
+    stream always sees it; cuda keeps that meaning (user streams are
+    non-blocking) with one event, and only when the default stream queued
+    something since this stream last looked.
+    """
+    if lane is not default and default.last_work > lane.seen_default:
+        lane.seen_default = default.last_work
+        lane.driver.wait(lane.native, default.record())
 
 
 @contextlib.contextmanager
@@ -76,7 +90,7 @@ class NativeLane:
     """
 
     __slots__ = ("driver", "index", "device", "native", "errors", "orphaned", "final_event",
-                 "last_work", "__weakref__")
+                 "last_work", "seen_default", "__weakref__")
 
     def __init__(self, device, native):
         self.driver, self.index, self.device = device.backend.driver, device.index, device
@@ -85,6 +99,7 @@ class NativeLane:
         self.orphaned = False       # its stream was collected: errors go to the device
         self.final_event = None     # recorded at close: the end of the stream's work
         self.last_work = 0          # _work_clock when device work was last queued here
+        self.seen_default = 0       # the default stream's last_work this stream waited for
 
     def report(self, exc) -> None:
         """Keep ``exc`` for the stream's next synchronize (the device's, once orphaned)."""
@@ -182,7 +197,10 @@ class _NativeStreamMixin:
             except Exception as exc:
                 lane.report(exc)
 
-        self._driver().launch_host_func(self._native_or_closed(), host_function)
+        native = self._native_or_closed()
+        driver = self._driver()          # the context made current
+        _follow_default_stream(lane, self.device.default_stream._lane)
+        driver.launch_host_func(native, host_function)
 
     def _native_or_closed(self):
         native = self._lane.native
