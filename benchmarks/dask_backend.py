@@ -30,7 +30,6 @@ from concurrent.futures import ProcessPoolExecutor
 
 import dask
 import dask.array as da
-import numpy as np
 from _timing import alternating_medians, machine_line
 from distributed import Client, LocalCluster
 
@@ -77,13 +76,13 @@ def main(argv=None) -> None:
           f"chunks of {args.chunk_rows} rows; median of {args.repeats} runs\n")
     print(f"{'scheduler':<34} | {'numpy s':>9} | {'asnumpy s':>9} | {'ratio':>6}")
     print("-" * 68)
-    threads = dict(scheduler="threads", num_workers=2)
+    threads = {"scheduler": "threads", "num_workers": 2}
     persisted = {name: x.persist(**threads) for name, x in arrays.items()}
     report("threads (2)", timed(persisted, lambda c: dask.compute(*c, **threads), args.repeats))
 
     # a pool of 2 spawned processes: each run pickles the inputs' chunks over to them
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        processes = dict(scheduler="processes", pool=pool)
+        processes = {"scheduler": "processes", "pool": pool}
         report("processes (pool of 2)",
                timed(persisted, lambda c: dask.compute(*c, **processes), args.repeats))
 

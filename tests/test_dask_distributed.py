@@ -17,11 +17,12 @@ distributed = pytest.importorskip("distributed")
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 
-import asnumpy as ap  # noqa: E402
-from asnumpy import testing  # noqa: E402
-from asnumpy._interop.dask_serialization import deserialize_array, serialize_array  # noqa: E402
-from asnumpy.dask import AsnumpyWorkerPlugin, register_serialization  # noqa: E402
-from distributed.protocol import deserialize, serialize  # noqa: E402
+from distributed.protocol import deserialize, serialize
+
+import asnumpy as ap
+from asnumpy import testing
+from asnumpy._interop.dask_serialization import deserialize_array, serialize_array
+from asnumpy.dask import AsnumpyWorkerPlugin, register_serialization
 
 PINNED = ["cpu:1", "cpu:2"]
 
@@ -230,10 +231,10 @@ def test_reductions_on_the_cluster_match_numpy(client):
     # percentile needs Dask's dispatch table on the workers: the plugin registered it
     results = dask.compute(x.mean(axis=0), x.std(), x.argmax(axis=1), da.nanmax(x),
                            da.percentile(x[:, 0], [10, 50, 90]))
-    expected = (host.mean(axis=0), host.std(), host.argmax(axis=1), numpy.nanmax(host),
-                da.percentile(da.from_array(host[:, 0], chunks=10), [10, 50, 90]).compute(
-                    scheduler="sync"))
-    for got, expected in zip(results, expected):
+    references = (host.mean(axis=0), host.std(), host.argmax(axis=1), numpy.nanmax(host),
+                  da.percentile(da.from_array(host[:, 0], chunks=10), [10, 50, 90]).compute(
+                      scheduler="sync"))
+    for got, expected in zip(results, references):
         assert isinstance(got, ap.ndarray)
         testing.assert_allclose(got, expected, rtol=1e-12)
 

@@ -35,8 +35,16 @@ from dask import config
 from dask.array import chunk_types
 from dask.array.backends import ArrayBackendEntrypoint
 from dask.array.dispatch import (
-    concatenate_lookup, divide_lookup, einsum_lookup, empty_lookup, nannumel_lookup,
-    numel_lookup, percentile_lookup, take_lookup, tensordot_lookup, to_numpy_dispatch,
+    concatenate_lookup,
+    divide_lookup,
+    einsum_lookup,
+    empty_lookup,
+    nannumel_lookup,
+    numel_lookup,
+    percentile_lookup,
+    take_lookup,
+    tensordot_lookup,
+    to_numpy_dispatch,
 )
 from dask.sizeof import sizeof
 from dask.utils import Dispatch

@@ -31,15 +31,13 @@ from __future__ import annotations
 import pickle
 from collections.abc import Mapping
 
-import numpy as np
 from distributed import WorkerPlugin
 from distributed.protocol import dask_deserialize, dask_serialize
 
 from .._core.ndarray import ndarray
-from .._core.transfer import asarray
 from ..runtime.device import Device, get_device, set_default_device
 from .dask_backend import register_dispatch
-from .pickling import host_bytes, host_view, land_on_current_device
+from .pickling import array_over_bytes, host_bytes, host_view, land_on_current_device
 
 __all__ = ["AsnumpyWorkerPlugin", "deserialize_array", "register_serialization",
            "serialize_array"]
@@ -67,14 +65,9 @@ def deserialize_array(header: dict, frames: list) -> ndarray:
     On cpu devices an aligned, writeable frame becomes the array's memory
     (no copy); otherwise the frame is copied to the device.
     """
-    dtype = pickle.loads(header["dtype"])
     (frame,) = frames
-    host = np.frombuffer(frame, dtype=dtype).reshape(tuple(header["shape"]),
-                                                      order=header["order"])
-    device = get_device()
-    adopt = (device.backend.can_alias_host and host.flags.aligned
-             and (host.flags.writeable or not header["writeable"]))
-    return asarray(host, device=device, copy=False if adopt else True)
+    return array_over_bytes(frame, tuple(header["shape"]), pickle.loads(header["dtype"]),
+                            header["order"], get_device(), writeable=header["writeable"])
 
 
 def register_serialization() -> None:

@@ -32,8 +32,8 @@ from .._core.ndarray import ndarray
 from .._core.transfer import asarray
 from ..runtime.device import Device, get_device
 
-__all__ = ["host_bytes", "host_view", "land_on_current_device", "rebuild_from_buffer",
-           "reduce_ex"]
+__all__ = ["array_over_bytes", "host_bytes", "host_view", "land_on_current_device",
+           "rebuild_from_buffer", "reduce_ex"]
 
 # Whether unpickled arrays land on the current device instead of the one they left:
 # a process pinned to one device must not receive arrays on the sender's device number
@@ -98,10 +98,21 @@ def reduce_ex(self, protocol):
 def rebuild_from_buffer(buffer, shape, dtype, order, device_name) -> ndarray:
     """The array pickled by :func:`reduce_ex`, on the device it came from."""
     device = get_device() if _LANDING["current_device"] else Device(device_name)
+    return array_over_bytes(buffer, shape, dtype, order, device)
+
+
+def array_over_bytes(buffer, shape, dtype, order, device, writeable=None) -> ndarray:
+    """An asnumpy array on ``device`` with the data of a contiguous host byte buffer.
+
+    On host-memory devices an aligned buffer becomes the array's memory (no
+    copy); otherwise it is copied to the device.  ``writeable=None`` lets the
+    buffer decide (a read-only buffer gives a read-only array, as NumPy's
+    unpickling does); True copies a read-only buffer.
+    """
     host = np.frombuffer(buffer, dtype=dtype).reshape(shape, order=order)
     adopt = (device.backend.can_alias_host and host.flags.aligned
-             and host.dtype.isnative)
-    return asarray(host, device=device, copy=False if adopt else True)
+             and (host.flags.writeable or not writeable))
+    return asarray(host, device=device, copy=not adopt)
 
 
 ndarray.__reduce_ex__ = reduce_ex
