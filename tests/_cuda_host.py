@@ -26,6 +26,8 @@ import tempfile
 
 import pytest
 
+from asnumpy.backends.cuda.scalar_ops import PRELUDE
+
 __all__ = ["SHIM", "THREADED_SHUFFLES", "build", "compiler", "requires_compiler"]
 
 # Host definitions of what CUDA C adds to C++.  Shared memory becomes a static
@@ -86,7 +88,7 @@ template <class T> static inline T asn_host_shfl(asn_shfl_kind kind, unsigned ma
         std::abort();
     }
     const int src = asn_shfl_source(kind, lane, arg, width);
-    if (src < 0 || !(mask & asn_warp_lanes(threadIdx.x) >> src & 1u)) return var;
+    if (src < 0 || !((mask & asn_warp_lanes(threadIdx.x)) >> src & 1u)) return var;
     std::fprintf(stderr, "asn shim: lane %u reads live lane %d; threads run one at a time "
                  "(launch with blockDim.x == 1)\n", lane, src);
     std::abort();
@@ -174,6 +176,7 @@ template <class T> static inline T asn_threaded_shfl_xor_sync(unsigned mask, T v
 """
 
 _FLAGS = ("-std=c++17", "-O1", "-shared", "-fPIC", "-ffp-contract=off", "-w")
+_LINE = '\n#line 1 "generated.cu"\n'     # compile errors point into the generated source
 _loaded: dict[str, ctypes.CDLL] = {}
 
 
@@ -189,6 +192,49 @@ def _cache_dir() -> str:
     path = os.path.join(tempfile.gettempdir(), f"asnumpy-cuda-host-{os.getuid()}")
     os.makedirs(path, exist_ok=True)
     return path
+
+
+def _digest(text: str) -> str:
+    """The cache key of compiling ``text`` with :data:`_FLAGS`."""
+    return hashlib.sha256((" ".join(_FLAGS) + "\0" + text).encode()).hexdigest()[:32]
+
+
+def _replace_atomically(path: str, write) -> None:
+    """Make ``path`` by ``write(private name)`` then a rename: others never see it half made."""
+    tmp = f"{path}.{os.getpid()}.tmp"
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def _with_precompiled_prelude(cxx: str, directory: str, text: str) -> str:
+    """``text`` with SHIM and the prelude replaced by an include of their precompiled header.
+
+    Parsing them (``<cmath>`` included) is about two thirds of a kernel's compile time, and
+    every generated source starts with them; the header is compiled once per cache
+    directory.  ``text`` is returned unchanged when it starts otherwise or the header does
+    not compile (g++ also reads the plain header whenever its .gch does not fit).
+    """
+    prefix = SHIM + _LINE + PRELUDE
+    if not text.startswith(prefix):
+        return text
+    name = "prelude-" + _digest(prefix)
+    header = os.path.join(directory, name + ".h")
+    if not os.path.exists(header + ".gch"):
+        def write_header(path):
+            with open(path, "w") as f:
+                f.write(prefix)
+
+        def compile_header(path):
+            flags = [flag for flag in _FLAGS if flag != "-shared"]
+            subprocess.run([cxx, *flags, "-x", "c++-header", header, "-o", path],
+                           capture_output=True, check=True)
+
+        try:
+            _replace_atomically(header, write_header)
+            _replace_atomically(header + ".gch", compile_header)
+        except subprocess.CalledProcessError:
+            return text
+    return f'#include "{name}.h"\n' + text[len(prefix):]
 
 
 def build(source: str) -> ctypes.CDLL | None:
@@ -215,8 +261,8 @@ def build(source: str) -> ctypes.CDLL | None:
     cxx = compiler()
     if cxx is None:
         return None
-    text = SHIM + "\n#line 1 \"generated.cu\"\n" + source
-    key = hashlib.sha256((" ".join(_FLAGS) + "\0" + text).encode()).hexdigest()[:32]
+    text = SHIM + _LINE + source
+    key = _digest(text)
     if key in _loaded:
         return _loaded[key]
     directory = _cache_dir()
@@ -224,7 +270,7 @@ def build(source: str) -> ctypes.CDLL | None:
     if not os.path.exists(lib):
         src = os.path.join(directory, key + ".cpp")
         with open(src, "w") as f:
-            f.write(text)
+            f.write(_with_precompiled_prelude(cxx, directory, text))
         # compile to a private name, then rename: parallel test workers never
         # see a half-written library
         tmp = f"{lib}.{os.getpid()}.tmp"
