@@ -17,7 +17,10 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -158,6 +161,7 @@ extern "C" void asn_probe(long long *out, unsigned threads)
     out[3] = __shfl_up_sync(1u, 10LL, 1u);             /* below lane 0: own */
     out[4] = __shfl_sync(1u, 11LL, 0);
     out[5] = __shfl_down_sync(1u, 12LL, 31u, 8);       /* past the width segment: own */
+    if (threads > 1) out[0] = __shfl_down_sync(3u, 13LL, 1u);     /* lane 1 is live */
 }
 """
 
@@ -168,6 +172,18 @@ def test_one_thread_shim_shuffles_give_the_callers_value():
     out = np.zeros(6, np.int64)
     lib.asn_probe(ctypes.c_void_p(out.ctypes.data), ctypes.c_uint(1))
     np.testing.assert_array_equal(out, [7, 8, 9, 10, 11, 12])
+
+
+@requires_compiler
+def test_one_thread_shim_refuses_a_live_lanes_value():
+    # two threads run one after the other: lane 1's value is not there when lane 0 reads it
+    script = ("import ctypes, numpy as np; from _cuda_host import build; "
+              f"from test_cuda_reductions import SHUFFLE_PROBE as S; lib = build(S); "
+              "out = np.zeros(6, np.int64); "
+              "lib.asn_probe(ctypes.c_void_p(out.ctypes.data), ctypes.c_uint(2))")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=os.path.dirname(__file__), check=False)
+    assert run.returncode != 0 and "reads live lane 1" in run.stderr
 
 
 THREADED_PROBE = r"""
