@@ -77,7 +77,7 @@ def test_limit_raises_out_of_memory_and_pool_stays_usable(pool):
     error = info.value
     assert isinstance(error, MemoryError) and isinstance(error, ap.MemoryError)
     message = str(error)
-    assert "cpu:0" in message and f"{64 << 20:,}" in message and "limit" in message
+    assert str(pool.device) in message and f"{64 << 20:,}" in message and "limit" in message
     assert error.requested == 64 << 20 and error.limit == pool.get_limit()
     small = _allocate(1 << 20)           # still usable
     del small
@@ -128,7 +128,7 @@ def test_set_limit_arguments(pool):
 def test_asnumpy_pool_controls(pool):
     assert ap.get_default_memory_pool() is pool
     assert ap.get_default_memory_pool("cpu:1") is ap.Device("cpu:1").memory_pool
-    ap.set_memory_pool_size(device="cpu:0", size=1 << 30)
+    ap.set_memory_pool_size(device=pool.device, size=1 << 30)
     assert pool.get_limit() == 1 << 30
     ap.set_memory_pool_size(size=0)
     ap.disable_memory_pool()
@@ -140,7 +140,7 @@ def test_asnumpy_pool_controls(pool):
     del a
     assert pool.n_free_blocks() >= 1
     with pytest.raises(TypeError, match="size"):
-        ap.set_memory_pool_size(device="cpu:0")
+        ap.set_memory_pool_size(device=pool.device)
 
 
 def test_memory_summary_is_readable(pool):
@@ -151,7 +151,7 @@ def test_memory_summary_is_readable(pool):
     for name in ("cpu:0", "cpu:1", "used", "cached", "limit", "free blocks"):
         assert name in text
     assert "asnumpy memory pool: cpu:2" in ap.memory_summary("cpu:2")
-    assert "3.00 MiB x 1" in ap.memory_summary("cpu:0")
+    assert "3.00 MiB x 1" in ap.memory_summary(pool.device)
     del a
 
 
@@ -164,7 +164,7 @@ def test_pools_are_per_device(pool):
 
 
 def test_huge_requests_raise_out_of_memory_and_do_not_crash(pool):
-    with pytest.raises(MemoryError, match="cpu:0"):
+    with pytest.raises(MemoryError, match=str(pool.device)):
         _allocate(1 << 55)
     with pytest.raises(ValueError, match="too big"):
         ap.ndarray((1 << 40, 1 << 40), np.float64)
@@ -220,7 +220,7 @@ def _thp_mode():
 
 
 @pytest.mark.skipif(_thp_mode() == "never", reason="transparent huge pages are off")
-def test_large_blocks_are_eligible_for_transparent_huge_pages(pool):
+def test_large_blocks_are_eligible_for_transparent_huge_pages(on_cpu, pool):
     from asnumpy.backends.cpu import view
 
     a = _allocate(32 << 20)
@@ -237,7 +237,7 @@ def test_large_blocks_are_eligible_for_transparent_huge_pages(pool):
         pytest.fail("the block's mapping was not found")
 
 
-def test_host_pool_serves_and_reclaims_large_host_arrays():
+def test_host_pool_serves_and_reclaims_large_host_arrays(on_cpu):
     host_pool = ap.get_host_memory_pool()
     before = host_pool.used_bytes()
     data = np.random.default_rng().random((1024, 1024))
@@ -269,6 +269,8 @@ _SCRATCH_OPS = {
 }
 
 
+@pytest.mark.cpu_default("ops without a cuda kernel run on host copies (the host fallback), "
+                         "host memory that no device pool counts")
 @pytest.mark.parametrize("name", list(_SCRATCH_OPS))
 def test_scratch_memory_counts_against_the_limit(pool, name):
     import tracemalloc

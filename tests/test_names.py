@@ -292,7 +292,7 @@ def test_memmap_writes_reach_the_file(tmp_path, device):
         r[0] = 1
 
 
-def test_memmap_aliases_the_mapping_on_cpu(tmp_path):
+def test_memmap_aliases_the_mapping_on_cpu(on_cpu, tmp_path):
     path = tmp_path / "data.bin"
     numpy.arange(8, dtype=numpy.int32).tofile(path)
     m = asnumpy.memmap(path, dtype=numpy.int32, mode="r+", shape=(8,))
