@@ -12,8 +12,10 @@ is rendered from) and a *task* function.  A task is
   leaving one partial result per reduction; ``finish`` then combines a row's
   partials (pairwise, in chunk order) and evaluates what follows the
   reductions;
-* ``rows``: one whole row: a pass over the row per reduction (recomputing
-  its elementwise operand), then a pass storing the elementwise outputs.
+* ``rows``: one whole row: a pass over the row per reduction, then a pass
+  storing the elementwise outputs.  On cpu, values a later pass needs again
+  (a softmax's ``exp``) are kept in a row-long buffer
+  (:func:`_kept_values`); cuda recomputes them.
 
 Reductions accumulate in :data:`LANES` independent lanes (SIMD-friendly, no
 ``-ffast-math`` needed) combined pairwise at the end of a task, so the
@@ -23,7 +25,9 @@ Targets differ in the wrapper only: on ``cpu`` an ``extern "C"`` function
 runs tasks ``[lo, hi)`` (called from several threads through ctypes); on
 ``cuda`` an ``extern "C" __global__`` kernel runs them grid-stride.  The cpu
 target also overrides ``exp`` of float32/float16 with :data:`VEXP`, a
-branch-free form that vectorises (see its comment for the accuracy).
+branch-free form that vectorises (see its comment for the accuracy), and
+``maximum``/``minimum`` of floats with :data:`VSELECT` (the same values,
+without the short-circuit that keeps GCC from vectorising).
 """
 
 from __future__ import annotations
