@@ -544,3 +544,25 @@ def test_kernel_name_names_the_generated_kernels(emulated_driver, cuda):
     x = _random((3, 5), "float32", 1, device=cuda)
     _softmax(x)
     assert any(name.startswith("asn_softmax_task_") for name in emulated_driver.launches)
+
+
+def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np, asnumpy as ap\n"
+        "from asnumpy.extension import _toolchain\n"
+        "f = ap.fuse(lambda a, b: ap.sum(a * b - 0.25, axis=0))\n"
+        "a = ap.asarray(np.arange(12.0).reshape(3, 4))\n"
+        "assert ap.asnumpy(f(a, a)).tolist() == (np.arange(12.0).reshape(3, 4) ** 2 - 0.25)"
+        ".sum(axis=0).tolist()\n"
+        "print(_toolchain.stats['compiles'], _toolchain.stats['disk_hits'])\n")
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    env = dict(os.environ, ASNUMPY_KERNEL_CACHE_DIR=str(tmp_path),
+               PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    assert runs[0] == ["1", "0"]                     # compiled once (task and finish: one library)
+    assert runs[1] == ["0", "1"]                     # loaded from the disk cache
