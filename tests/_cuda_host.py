@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 
 import pytest
 
@@ -201,7 +202,7 @@ def _digest(text: str) -> str:
 
 def _replace_atomically(path: str, write) -> None:
     """Make ``path`` by ``write(private name)`` then a rename: others never see it half made."""
-    tmp = f"{path}.{os.getpid()}.tmp"
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     write(tmp)
     os.replace(tmp, path)
 
@@ -269,15 +270,21 @@ def build(source: str) -> ctypes.CDLL | None:
     lib = os.path.join(directory, key + ".so")
     if not os.path.exists(lib):
         src = os.path.join(directory, key + ".cpp")
-        with open(src, "w") as f:
-            f.write(_with_precompiled_prelude(cxx, directory, text))
-        # compile to a private name, then rename: parallel test workers never
-        # see a half-written library
-        tmp = f"{lib}.{os.getpid()}.tmp"
-        proc = subprocess.run([cxx, *_FLAGS, src, "-o", tmp], capture_output=True, text=True,
-                              check=False)
-        if proc.returncode != 0:
-            raise RuntimeError(f"g++ failed on {src}:\n{proc.stderr[-8000:]}")
-        os.replace(tmp, lib)
+        code = _with_precompiled_prelude(cxx, directory, text)
+
+        def write_source(path):
+            with open(path, "w") as f:
+                f.write(code)
+
+        def compile_library(path):
+            proc = subprocess.run([cxx, *_FLAGS, src, "-o", path], capture_output=True,
+                                  text=True, check=False)
+            if proc.returncode != 0:
+                raise RuntimeError(f"g++ failed on {src}:\n{proc.stderr[-8000:]}")
+
+        # private names, then renames: parallel workers and threads never see a half-written
+        # source or library
+        _replace_atomically(src, write_source)
+        _replace_atomically(lib, compile_library)
     _loaded[key] = ctypes.CDLL(lib)
     return _loaded[key]
