@@ -19,8 +19,10 @@ indexing, Python branching on array values -- makes the function run op by
 op, with one :class:`FusionFallbackWarning` naming what could not be fused.
 
 Numerics: elementwise results are the unfused computation's bit for bit
-(same loops, same dtypes, no contraction to FMA), except that float32/
-float16 ``exp`` on cpu is a vectorised form within 1 ulp of NumPy's;
+for integers, bools and real ``+ - * /`` (same loops, same dtypes, no
+contraction to FMA); transcendental functions are the C library's (within
+2-3 ulp of NumPy's) and float32/float16 ``exp`` on cpu is a vectorised form
+within 1 ulp of the correctly rounded value (see docs/extension.md);
 reductions accumulate in a fixed association (16 lanes per chunk, chunks
 combined pairwise), so integer results are exact and float results differ
 from NumPy's pairwise sums by rounding only; the association depends on the

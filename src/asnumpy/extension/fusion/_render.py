@@ -60,38 +60,38 @@ CPU_HEADER = r"""
 """
 CUDA_HEADER = '#define ASN_UNROLL _Pragma("unroll")\n'
 
-# exp on float32 (and float16, computed in float), branch-free so loops vectorise:
-# evaluated in double (x = k ln2 + r, |r| <= ln2/2, degree-11 Taylor polynomial,
-# relative error < 3e-14), then rounded once to float: the result is the correctly
-# rounded exp except within 3e-14 of a rounding boundary, so within 1 ulp of
-# NumPy's float32 exp (itself < 1 ulp).  Overflow gives inf, underflow 0 or a
-# subnormal, NaN propagates.
+# exp on float32 (and float16, computed in float), branch-free so loops vectorise: x is
+# clamped to [-104, 89] (beyond, the result is 0 or inf anyway; NaN passes the clamps),
+# reduced as x = k ln2 + r with ln2 in two parts (the first with trailing zero bits, so
+# k * ln2_hi is exact; |r| <= ln2/2), exp(r) by its degree-7 Taylor polynomial (truncation
+# 5e-9, below float's rounding) and scaled by 2^k in two halves, so subnormal results are
+# rounded once.  Measured against the correctly rounded exp (exhaustively on [80, 89],
+# [-104, -80] and 1e-6 <= |x| <= 2, and 2^26 random points): never more than 1 ulp off;
+# NumPy's own AVX-512 float32 exp is up to 3 ulp off, so the two differ by up to 3 ulp.
 VEXP = r"""
-__device__ __forceinline__ float asn_vexp(float xf) {
-    double x = (double)xf;
-    x = x < -104.0 ? -104.0 : x;
-    x = x > 89.0 ? 89.0 : x;
-    const double shifter = 6755399441055744.0;          /* 1.5 * 2^52 */
-    const double t = x * 1.4426950408889634074 + shifter;
-    const double k = t - shifter;
-    long long bits; __builtin_memcpy(&bits, &t, 8);
-    const long long n = bits - 0x4338000000000000LL;    /* k as an integer */
-    const double r = (x - k * 0.693147180559945286227) - k * 2.319046813846299558e-17;
-    double p = 2.505210838544172e-08;                   /* 1/11! */
-    p = p * r + 2.755731922398589e-07;
-    p = p * r + 2.755731922398589e-06;
-    p = p * r + 2.48015873015873e-05;
-    p = p * r + 0.0001984126984126984;
-    p = p * r + 0.001388888888888889;
-    p = p * r + 0.008333333333333333;
-    p = p * r + 0.041666666666666664;
-    p = p * r + 0.16666666666666666;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    const long long sbits = (n + 1023) << 52;
-    double scale; __builtin_memcpy(&scale, &sbits, 8);
-    return (float)(p * scale);                          /* NaN stays NaN throughout */
+__device__ __forceinline__ float asn_vexp(float x) {
+    x = x < -104.0f ? -104.0f : x;
+    x = x > 89.0f ? 89.0f : x;
+    const float shifter = 12582912.0f;                  /* 1.5 * 2^23 */
+    const float t = x * 1.44269502f + shifter;
+    const float k = t - shifter;                        /* round(x / ln2) */
+    int bits; __builtin_memcpy(&bits, &t, 4);
+    const int n = bits - 0x4B400000;                    /* k as an integer */
+    float r = x - k * 0.693145751953125f;
+    r = r - k * 1.42860677e-06f;
+    float p = 1.98412698e-4f;
+    p = p * r + 1.38888889e-3f;
+    p = p * r + 8.33333333e-3f;
+    p = p * r + 4.16666667e-2f;
+    p = p * r + 1.66666667e-1f;
+    p = p * r + 0.5f;
+    p = p * r;
+    p = p * r + r;
+    p = p + 1.0f;
+    const int n1 = n >> 1, n2 = n - n1;                 /* 2^n = 2^n1 * 2^n2, both normal */
+    const int b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
+    float s1, s2; __builtin_memcpy(&s1, &b1, 4); __builtin_memcpy(&s2, &b2, 4);
+    return (p * s1) * s2;                               /* NaN stays NaN throughout */
 }
 """
 # maximum/minimum with the prelude's values but no short-circuit (which blocks vectorising)
