@@ -30,7 +30,41 @@ from importlib import import_module as _import_module  # asnumpy.testing, on fir
 _EXTENSION_NAMES = frozenset({"ElementwiseKernel", "ReductionKernel", "RawKernel", "RawModule"})
 
 
+# [import time] submodules and functions imported on first use (PEP 562; asnumpy._lazy):
+# `import asnumpy` loads the array, creation, ufuncs and reductions, not these
+from ._lazy import LazyExports as _LazyExports
+
+_LAZY_NAMES = {     # module -> the names it provides here
+    ".linalg._products": ("einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"),
+    "._core.io": ("fromregex", "genfromtxt", "load", "loadtxt", "save", "savetxt", "savez",
+                  "savez_compressed"),
+    "._core.polynomials": (
+        "poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
+        "polysub", "polyval", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"),
+    "._core.printing": (
+        "array2string", "array_repr", "array_str", "format_float_positional",
+        "format_float_scientific", "get_printoptions", "printoptions", "set_printoptions"),
+    "._core.host_helpers": (
+        "base_repr", "binary_repr", "get_include", "getbufsize", "info", "isfortran", "isscalar",
+        "iterable", "mintypecode", "setbufsize", "show_config", "show_runtime", "test",
+        "typename"),
+    "._core.datetime_helpers": (
+        "busday_count", "busday_offset", "busdaycalendar", "datetime_as_string", "datetime_data",
+        "is_busday", "isnat"),
+    "._core.pyfunc": ("frompyfunc", "vectorize"),
+    "._core.memmap": ("memmap",),
+}
+_LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
+                     submodules=("emath", "fft", "lib", "linalg", "random"))
+
+
+def __dir__():
+    return sorted(set(_LAZY.dir()) | set(__all__))
+
+
 def __getattr__(name):
+    if name in _LAZY:
+        return _LAZY.load(name)
     # asnumpy.bfloat16, asnumpy.float8_e4m3fn, ...: ml_dtypes' types, imported on first
     # access so that `import asnumpy` never imports the optional package
     if name in _ML_DTYPES_FLOATS:
@@ -161,24 +195,18 @@ __all__ += [
 ]
 
 # -- linear algebra, FFT and random numbers (submodules), and the top-level products
-from . import fft, lib, linalg, random  # noqa: E402 (after the names they build on)
+# (fft, lib, linalg, random and the products are imported on first use: see _LAZY)
 __all__ += ["fft", "lib", "linalg", "random"]
-from .linalg._products import einsum, einsum_path, inner, kron, outer, tensordot, vdot
 __all__ += ["einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"]
 # [io]
-from ._core.io import (
-    fromfile, fromregex, fromstring, genfromtxt, load, loadtxt, save, savetxt, savez,
-    savez_compressed,
-)
+# fromfile and fromstring at once (the package attaches ndarray.tofile); the rest in _LAZY
+from ._core.io import fromfile, fromstring  # noqa: E402
 __all__ += [
     "fromfile", "fromregex", "fromstring", "genfromtxt", "load", "loadtxt", "save", "savetxt",
     "savez", "savez_compressed",
 ]
 # [polynomials and windows]
-from ._core.polynomials import (
-    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
-    bartlett, blackman, hamming, hanning, kaiser,
-)
+# (imported on first use: see _LAZY)
 __all__ += [
     "poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
     "polysub", "polyval", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser",
@@ -267,24 +295,11 @@ from ._core.index_tricks import c_, index_exp, mgrid, ndindex, ogrid, r_, s_  # 
 from ._core.iterators import (  # noqa: E402
     broadcast, flatiter, ndenumerate, nditer, nested_iters,
 )
-from ._core.printing import (  # noqa: E402
-    array2string, array_repr, array_str, format_float_positional, format_float_scientific,
-    get_printoptions, printoptions, set_printoptions,
-)
-from ._core.host_helpers import (  # noqa: E402
-    base_repr, binary_repr, get_include, getbufsize, info, isfortran, isscalar, iterable,
-    mintypecode, setbufsize, show_config, show_runtime, test, typename,
-)
-from ._core.datetime_helpers import (  # noqa: E402
-    busday_count, busday_offset, busdaycalendar, datetime_as_string, datetime_data,
-    is_busday, isnat,
-)
-from ._core.pyfunc import frompyfunc, vectorize  # noqa: E402
+# (printing, host helpers, datetime helpers and frompyfunc/vectorize: see _LAZY)
 from ._core.conversions import (  # noqa: E402
     asanyarray, asarray_chkfinite, from_numpy, to_numpy,
 )
-from ._core.memmap import memmap  # noqa: E402
-from . import emath  # noqa: E402
+# (memmap and emath: see _LAZY)
 # NumPy's other scalar types: asnumpy arrays hold numbers only, so making one with
 # these dtypes raises TypeError; they serve isinstance/issubdtype checks and host data.
 from numpy import (  # noqa: E402

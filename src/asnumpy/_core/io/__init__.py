@@ -6,10 +6,27 @@ directions.  Loaders take ``device=`` to place the result on a chosen device.
 
 from __future__ import annotations
 
+from ..._lazy import LazyExports
 from .._methods import attach_methods
-from .npy import NpzFile, load, save, savez, savez_compressed
 from .raw import fromfile, fromstring, tofile
-from .text import fromregex, genfromtxt, loadtxt, savetxt
+
+# .npy/.npz files (zipfile, pickle) and text files load on first use: `import asnumpy`
+# needs only raw.py, for ndarray.tofile
+_LAZY = LazyExports(__name__, globals(), names={
+    ".npy": ("NpzFile", "load", "save", "savez", "savez_compressed"),
+    ".text": ("fromregex", "genfromtxt", "loadtxt", "savetxt"),
+})
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return _LAZY.load(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return _LAZY.dir()
+
 
 __all__ = [
     "NpzFile", "fromfile", "fromregex", "fromstring", "genfromtxt", "load", "loadtxt", "save",
