@@ -21,7 +21,7 @@ LAZY_MODULES = [
     "asnumpy.testing", "asnumpy.extension", "asnumpy.dask", "asnumpy._core.io.npy",
     "asnumpy._core.io.text", "asnumpy._core.polynomials", "asnumpy._core.printing",
     "asnumpy._core.host_helpers", "asnumpy._core.datetime_helpers", "asnumpy._core.pyfunc",
-    "asnumpy._core.memmap", "asnumpy.backends.cpu", "asnumpy.backends.cuda",
+    "asnumpy._core.memmap", "asnumpy._core.order_statistics", "asnumpy.backends.cpu", "asnumpy.backends.cuda",
     "numpy.random", "numpy.fft",
 ]
 # optional libraries (top-level package names)
@@ -34,7 +34,7 @@ FIRST_USES = [
     "asnumpy.linalg.norm", "asnumpy.fft.fft", "asnumpy.random.default_rng", "asnumpy.einsum",
     "asnumpy.load", "asnumpy.savetxt", "asnumpy.poly1d", "asnumpy.array2string",
     "asnumpy.emath.sqrt", "asnumpy.lib.stride_tricks.sliding_window_view", "asnumpy.memmap",
-    "asnumpy.vectorize", "asnumpy.busday_count", "asnumpy.show_config",
+    "asnumpy.vectorize", "asnumpy.busday_count", "asnumpy.show_config", "asnumpy.median",
 ]
 
 

@@ -53,6 +53,9 @@ _LAZY_NAMES = {     # module -> the names it provides here
         "is_busday", "isnat"),
     "._core.pyfunc": ("frompyfunc", "vectorize"),
     "._core.memmap": ("memmap",),
+    "._core.order_statistics": (
+        "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile", "cov",
+        "corrcoef", "correlate", "convolve"),
 }
 _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
                      submodules=("emath", "fft", "lib", "linalg", "random"))
@@ -185,10 +188,7 @@ __all__ += [
     "histogram2d", "histogramdd", "histogram_bin_edges", "packbits", "unpackbits",
 ]
 # -- order statistics, covariance, convolution
-from ._core.order_statistics import (
-    median, percentile, quantile, nanmedian, nanpercentile, nanquantile, cov, corrcoef,
-    correlate, convolve,
-)
+# (imported on first use: see _LAZY)
 __all__ += [
     "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile", "cov",
     "corrcoef", "correlate", "convolve",
