@@ -22,6 +22,10 @@ import asnumpy as ap
 from asnumpy._interop import dlpack_abi
 from asnumpy._interop.dlpack import element_address
 
+# The exchanges with NumPy, torch (cpu) and jax (cpu) share host memory: the cpu device's.
+# cpu:0 is current whatever $ASNUMPY_DEVICE says; the cuda tests name their device.
+pytestmark = pytest.mark.usefixtures("on_cpu")
+
 DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
                                 np.uint16, np.uint32, np.uint64, np.float16, np.float32,
                                 np.float64, np.complex64, np.complex128)]

@@ -225,6 +225,14 @@ def test_non_numeric_data_is_type_error(value):
             anp.asarray(value, copy=False)
 
 
+@pytest.mark.parametrize("value", [np.array([1, "a"], dtype=object),
+                                   np.zeros(2, dtype=[("a", "i4")])], ids=repr)
+def test_non_numeric_data_is_type_error_before_the_aliasing_error(cuda, value):
+    """copy=False onto a device that cannot alias host memory: the data's TypeError first."""
+    with pytest.raises(TypeError, match="asarray"):
+        anp.asarray(value, device=cuda, copy=False)
+
+
 @pytest.mark.parametrize("dtype", ["U3", object, "S2", "M8[s]", "V4"])
 def test_non_numeric_dtype_argument_is_type_error(rng, dtype):
     with pytest.raises(TypeError, match="asarray"):
@@ -252,7 +260,7 @@ def test_argument_errors():
 
 @pytest.mark.parametrize("order", ["K", "C", "F", "A"])
 @pytest.mark.parametrize("layout", ["c", "f", "negative", "strided", "zero_d", "empty"])
-def test_array_ndmin_matches_numpy(rng, layout, order):
+def test_array_ndmin_matches_numpy(on_cpu, rng, layout, order):
     x = host_layout(rng, layout, np.int32)
     # NumPy data is always copied to the device unless copy=False aliases it.
     cases = [(True, True), (None, True)]
@@ -331,7 +339,7 @@ def test_current_device_is_the_default_target(rng):
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("layout", ["c", "f", "f_3d_view", "strided", "negative", "permuted",
                                     "zero_d", "empty", "empty_view"])
-def test_copy_false_aliases_numpy_memory(rng, layout, dtype):
+def test_copy_false_aliases_numpy_memory(on_cpu, rng, layout, dtype):
     x = host_layout(rng, layout, dtype)
     alias = anp.asarray(x, copy=False)
     assert_same_array(alias, x)
@@ -350,7 +358,7 @@ def test_copy_false_aliases_numpy_memory(rng, layout, dtype):
     np.testing.assert_array_equal(x, new_values[::-1] if x.ndim else new_values, strict=True)
 
 
-def test_copy_false_keeps_memory_alive_and_respects_read_only(rng):
+def test_copy_false_keeps_memory_alive_and_respects_read_only(on_cpu, rng):
     x = random_data(rng, (5, 4), np.float64)
     expected = x.copy()
     alias = anp.asarray(x[::-1], copy=False)
@@ -551,7 +559,7 @@ def test_moves_on_a_user_stream_complete_in_order(rng, order):
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("layout", LAYOUT_IDS)
-def test_device_round_trips(rng, layout, dtype):
+def test_device_round_trips(on_cpu, rng, layout, dtype):
     x = host_layout(rng, layout, dtype)
     a = anp.ndarray.from_numpy(x)
     assert a.device == anp.get_device()
@@ -610,7 +618,7 @@ def test_transfers_return_memory_to_the_pools(rng):
     assert [pool.used_bytes() for pool in pools] == baselines
 
 
-def test_aliases_take_no_pool_memory(rng):
+def test_aliases_take_no_pool_memory(on_cpu, rng):
     pool = anp.get_default_memory_pool()
     gc.collect()
     baseline = pool.used_bytes()

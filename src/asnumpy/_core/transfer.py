@@ -149,9 +149,9 @@ def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None
 
 def _alias_host(host: np.ndarray, device: Device, func) -> ndarray:
     """An asnumpy array over the memory of ``host`` (no copy; cpu back ends)."""
+    _dtypes.to_dtype(host.dtype, func)        # TypeError for non-numeric data, on any device
     if not device.backend.can_alias_host:
         raise ValueError(f"asnumpy.{func}: {_NO_COPY_HINT}: {device} memory cannot alias host memory")
-    _dtypes.to_dtype(host.dtype, func)        # TypeError for non-numeric data
     problem = None
     if not host.dtype.isnative:
         problem = f"dtype {host.dtype} is not in native byte order"
