@@ -15,6 +15,7 @@ import re
 import warnings
 
 import numpy
+import pytest
 
 from asnumpy import get_device
 from asnumpy._core.ufuncs import UFUNCS
@@ -22,6 +23,7 @@ from asnumpy._core.ufuncs import UFUNCS
 __all__ = [
     "ALL_DTYPES",
     "APPROXIMATE",
+    "FLAGS_ON_CPU_ONLY",
     "BINARY",
     "ELEMENTWISE",
     "GUFUNCS",
@@ -137,6 +139,10 @@ def operands(name, dtypes, shapes):
         result.append(operand(shape, dtype, kind))
     return result
 
+
+# For tests of floating-point error reporting, which is the cpu back end's only.
+FLAGS_ON_CPU_ONLY = pytest.mark.cpu_default(
+    "the cuda back end reports no floating-point error flags (backends/cuda/scalar_ops.py)")
 
 # NumPy's warnings from the floating-point error flags ("invalid value encountered in sqrt").
 _FLAG_WARNING = re.compile(

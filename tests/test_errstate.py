@@ -17,6 +17,7 @@ import warnings
 
 import numpy
 import pytest
+from _ufunc_data import FLAGS_ON_CPU_ONLY
 
 import asnumpy
 
@@ -146,10 +147,6 @@ CALLS = {
     "prod int overflow": lambda xp: xp.prod(xp.asarray([2**40, 2**40])),
     "mean float16 overflow": lambda xp: xp.mean(xp.asarray([60000.0, 60000], dtype=numpy.float16)),
 }
-
-# The cuda back end reports no floating-point error flags (backends/cuda/scalar_ops.py).
-FLAGS_ON_CPU_ONLY = pytest.mark.cpu_default("the cuda back end reports no floating-point "
-                                            "error flags")
 
 
 def _outcome(xp, call):

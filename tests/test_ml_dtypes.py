@@ -446,7 +446,7 @@ def _bits(tensor, torch):
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
-def test_torch_from_dlpack_shares_asnumpy_memory(dtype):
+def test_torch_from_dlpack_shares_asnumpy_memory(on_cpu, dtype):
     torch = pytest.importorskip("torch")
     torch_dtype = _torch_dtype(torch, dtype)
     host = finite_sample(dtype, 12, seed=3).reshape(3, 4)
@@ -477,7 +477,7 @@ def test_from_dlpack_of_torch_tensors_shares_their_memory(dtype):
                                           axis=0))
 
 
-def test_jax_exchanges_bfloat16_and_float8():
+def test_jax_exchanges_bfloat16_and_float8(on_cpu):
     jnp = pytest.importorskip("jax.numpy")
     host = finite_sample(BF16, 6, seed=4)
     exported = jnp.from_dlpack(ap.asarray(host))

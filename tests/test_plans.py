@@ -9,7 +9,7 @@ signature, Python scalars changing value or type included.
 
 import numpy
 import pytest
-from _ufunc_data import operand
+from _ufunc_data import FLAGS_ON_CPU_ONLY, operand
 
 import asnumpy
 from asnumpy._core.ufuncs.ufunc import _PLAN_CACHE_SIZE
@@ -173,6 +173,7 @@ def test_plan_on_a_user_stream():
         plan(dx, dy, stream=asnumpy.Stream(device="cpu:1"))
 
 
+@FLAGS_ON_CPU_ONLY
 def test_plan_errors_on_a_user_stream_surface_at_synchronize():
     x = device(numpy.array([0.0, -1.0, 4.0]))
     plan = asnumpy.log.plan(x)

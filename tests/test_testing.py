@@ -863,14 +863,14 @@ def test_suppress_warnings_errors():
             sup.__enter__()
 
 
-def test_suppress_warnings_catches_asnumpy_runtime_warnings():
+def test_suppress_warnings_catches_asnumpy_runtime_warnings(on_cpu):
     with suppress_warnings() as sup:
         log = sup.record(RuntimeWarning)
         asnumpy.log(asnumpy.asarray([-1.0]))
     assert len(log) == 1 and "invalid value" in str(log[0].message)
 
 
-def test_assert_warns_and_no_warnings():
+def test_assert_warns_and_no_warnings(on_cpu):
     assert assert_warns(UserWarning, lambda: (_warn(), 5)[1]) == 5
     with assert_warns(RuntimeWarning):
         asnumpy.sqrt(asnumpy.asarray([-1.0]))
