@@ -145,7 +145,7 @@ def test_load_consecutive_arrays_from_one_stream():
 
 
 @pytest.mark.parametrize("mode", ["r", "r+", "c"])
-def test_mmap_mode(tmp_path, mode):
+def test_mmap_mode(on_cpu, tmp_path, mode):
     host = data((4, 6), numpy.float32)
     numpy.save(tmp_path / "m.npy", host)
     loaded = asnumpy.load(tmp_path / "m.npy", mmap_mode=mode)
@@ -154,6 +154,21 @@ def test_mmap_mode(tmp_path, mode):
         loaded[0, 0] = 42
         del loaded
         assert numpy.load(tmp_path / "m.npy")[0, 0] == 42
+
+
+def test_mmap_mode_on_a_device_that_cannot_map_the_file(cuda, tmp_path):
+    """A copy serves 'r' (read-only, as NumPy's) and 'c'; 'r+' would lose the writes: refused."""
+    host = data((4, 6), numpy.float32)
+    numpy.save(tmp_path / "m.npy", host)
+    read_only = asnumpy.load(tmp_path / "m.npy", mmap_mode="r", device=cuda)
+    same(read_only, host)
+    with pytest.raises(ValueError, match="read-only"):
+        read_only[0, 0] = 42
+    private = asnumpy.load(tmp_path / "m.npy", mmap_mode="c", device=cuda)
+    private[0, 0] = 42
+    assert numpy.load(tmp_path / "m.npy")[0, 0] == host[0, 0]
+    with pytest.raises(ValueError, match=r"asnumpy.load: mmap_mode='r\+'.*cuda:0"):
+        asnumpy.load(tmp_path / "m.npy", mmap_mode="r+", device=cuda)
 
 
 def test_mmap_mode_rejects_file_objects_and_bad_files(tmp_path):

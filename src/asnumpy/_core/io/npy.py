@@ -139,12 +139,20 @@ def _load_mmap(file, mmap_mode, allow_pickle, max_header_size, device, func):
         shape, _, dtype = _read_header(fid, max_header_size, func)
         _check_header(shape, dtype, fid, None, allow_pickle, func)
     host = npformat.open_memmap(file, mode=mmap_mode, max_header_size=max_header_size)
-    try:
+    device = Device(device)
+    if device.backend.can_alias_host:
         # the mapping itself, as asnumpy.memmap: writes reach the file, and the
         # memory is the file's, not the pool's
         return asarray(host, device=device, copy=False)
-    except ValueError:                     # a device that cannot alias host memory: a copy
-        return to_device_array(host, device, func)
+    # A device that cannot map the file gets a copy: right for 'c' (writes stay private) and
+    # for 'r' (read-only, as the mapping); 'r+' promises writes that reach the file.
+    if mmap_mode in ("r+", "readwrite", "w+", "write"):
+        raise ValueError(f"asnumpy.{func}: mmap_mode={mmap_mode!r} writes through to the file, "
+                         f"which needs a device that can map host memory; {device} cannot "
+                         "(load it on cpu, or with mmap_mode='c' or 'r')")
+    result = to_device_array(host, device, func)
+    result._writeable = not mmap_mode.startswith("r")
+    return result
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
