@@ -23,9 +23,9 @@ from asnumpy._core.ufuncs import UFUNCS
 __all__ = [
     "ALL_DTYPES",
     "APPROXIMATE",
-    "FLAGS_ON_CPU_ONLY",
     "BINARY",
     "ELEMENTWISE",
+    "FLAGS_ON_CPU_ONLY",
     "GUFUNCS",
     "UNIQUE",
     "error_name",

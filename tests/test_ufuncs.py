@@ -16,10 +16,10 @@ import enum
 import numpy
 import pytest
 from _ufunc_data import (
-    FLAGS_ON_CPU_ONLY,
     ALL_DTYPES,
     BINARY,
     ELEMENTWISE,
+    FLAGS_ON_CPU_ONLY,
     GUFUNCS,
     UNIQUE,
     error_name,
