@@ -348,6 +348,8 @@ __device__ __forceinline__ asn_half asn_half_nextafter(asn_half hx, asn_half hy)
 /* maximum/minimum propagate NaN, fmax/fmin ignore it; ties give NumPy's operand */
 template <class T> __device__ __forceinline__ T asn_maximum(T a, T b) { return (a > b || a != a) ? a : b; }
 template <class T> __device__ __forceinline__ T asn_minimum(T a, T b) { return (a < b || a != a) ? a : b; }
+template <class T> __device__ __forceinline__ T asn_half_maximum(T a, T b) { return (a >= b || a != a) ? a : b; }
+template <class T> __device__ __forceinline__ T asn_half_minimum(T a, T b) { return (a <= b || a != a) ? a : b; }
 template <class T> __device__ __forceinline__ T asn_fmax(T a, T b) { return (a >= b || b != b) ? a : b; }
 template <class T> __device__ __forceinline__ T asn_fmin(T a, T b) { return (a <= b || b != b) ? a : b; }
 template <class T> __device__ __forceinline__ T asn_ldexp_clamped(T x, long long e) {

@@ -152,8 +152,10 @@ TABLE: dict[str, dict[str, str]] = {
     "less_equal": {"b" + _INT: "asn_cmp3(a, b) <= 0", "f": "a <= b", "c": "asn_cle(a, b)"},
     "greater": {"b" + _INT: "asn_cmp3(a, b) > 0", "f": "a > b", "c": "asn_clt(b, a)"},
     "greater_equal": {"b" + _INT: "asn_cmp3(a, b) >= 0", "f": "a >= b", "c": "asn_cle(b, a)"},
-    "maximum": {"b": "a || b", "iufc": "asn_maximum(a, b)"},
-    "minimum": {"b": "a && b", "iufc": "asn_minimum(a, b)"},
+    # NumPy's half loops keep the first operand on a tie (-0.0 vs 0.0), its float loops the
+    # second
+    "maximum": {"b": "a || b", "h": "asn_half_maximum(a, b)", "iufc": "asn_maximum(a, b)"},
+    "minimum": {"b": "a && b", "h": "asn_half_minimum(a, b)", "iufc": "asn_minimum(a, b)"},
     "fmax": {"b": "a || b", "iufc": "asn_fmax(a, b)"},
     "fmin": {"b": "a && b", "iufc": "asn_fmin(a, b)"},
     # logical: truth value of any type
