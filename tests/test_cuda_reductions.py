@@ -395,3 +395,21 @@ def test_sum_over_more_than_2_31_elements(cuda):
     one = ap.ones(1, dtype=np.uint8, device=cuda)
     total = ap.broadcast_to(one, (count,)).sum()       # a zero-stride view: one byte of memory
     assert total.dtype == np.uint64 and int(total.get()) == count
+
+
+@requires_compiler
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "fmin"])
+def test_reduction_without_identity_into_an_out_of_another_dtype(cuda, name):
+    # NumPy starts a reduction without identity from the first element *cast to out's
+    # dtype*, then reduces in the loop dtype (float64 for uint64 into int64): 2**63 + 5
+    # becomes negative before it is compared, so max(2**63 + 5, 7571295199990059008)
+    # is the second value
+    host = np.array([[1, 2**63 + 5], [3, 7571295199990059008], [2, 1]], dtype=np.uint64)
+    ufunc = getattr(np, name)
+    with np.errstate(all="ignore"):
+        want = ufunc.reduce(host, axis=0, keepdims=True, out=(np.zeros((1, 2), np.int64),))
+        out = ap.zeros((1, 2), np.int64, device=cuda)
+        got = getattr(ap, name).reduce(ap.asarray(host, device=cuda), axis=0, keepdims=True,
+                                       out=(out,))
+    assert got is out
+    np.testing.assert_array_equal(out.get(), want)

@@ -156,6 +156,10 @@ def native_kernels(backend) -> dict:
                 or not (_has_storage_form(array._dtype) and _has_storage_form(out._dtype))
                 or (where is not None and not hasattr(where, "_realize"))
                 or (reduced == 0 and REDUCTIONS[name] is None and initial is None)
+                # without identity or initial NumPy starts from the first element cast to
+                # out's dtype (uint64 2**63 + 5 into int64 turns negative before it is
+                # compared); the kernels combine in the loop dtype throughout
+                or (REDUCTIONS[name] is None and initial is None and out._dtype != loop)
                 or any(_overlaps(out, x) for x in (array, where) if x is not None)):
             return backend.host_fallback("reduce")(out, name, array, axes, dtype, keepdims,
                                                    initial, where)
