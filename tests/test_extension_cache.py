@@ -56,7 +56,10 @@ def _has_compiler():
 
 @pytest.mark.skipif(not _has_compiler(), reason="no C++ compiler")
 def test_second_process_loads_cpu_kernels_from_disk(tmp_path):
-    env, tag = {"ASNUMPY_KERNEL_CACHE_DIR": str(tmp_path)}, str(uuid.uuid4())
+    # The children run on cpu:0 whatever $ASNUMPY_DEVICE the suite runs under: the cache
+    # under test is the cpu toolchain's (a cuda default would compile through NVRTC).
+    env = {"ASNUMPY_KERNEL_CACHE_DIR": str(tmp_path), "ASNUMPY_DEVICE": "cpu:0"}
+    tag = str(uuid.uuid4())
     first = _run(_CPU_PROCESS, env, tag)
     second = _run(_CPU_PROCESS, env, tag)
     expected = "[0.0, 3.0, 6.0, 9.0] 6.0 [7, 7, 7]"

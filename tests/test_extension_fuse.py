@@ -564,7 +564,9 @@ def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
         ".sum(axis=0).tolist()\n"
         "print(_toolchain.stats['compiles'], _toolchain.stats['disk_hits'])\n")
     src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
-    env = dict(os.environ, ASNUMPY_KERNEL_CACHE_DIR=str(tmp_path),
+    # On cpu:0 whatever $ASNUMPY_DEVICE the suite runs under: the disk cache under test is
+    # the cpu toolchain's (a cuda default would compile the fused kernel through NVRTC).
+    env = dict(os.environ, ASNUMPY_KERNEL_CACHE_DIR=str(tmp_path), ASNUMPY_DEVICE="cpu:0",
                PYTHONPATH=os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
     runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                            text=True, check=True).stdout.split() for _ in range(2)]
