@@ -129,6 +129,9 @@ def native_kernels(backend) -> dict:
             if not bool(where):          # a 0-d False mask: nothing is written
                 return
             where = None
+        if name == "power" and negative_integer_exponent(loop, inputs[1]):
+            # NumPy raises here; the host fallback raises exactly its error
+            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
         key = call_key(name, loop, outs, inputs, where)
         plan = plans.get(key)
         if plan is None:
@@ -144,6 +147,25 @@ def native_kernels(backend) -> dict:
         driver.launch(device.index, plan.source, kernel_name, grid, BLOCK, 0, values,
                       current_native(device))
 
+
+    def negative_integer_exponent(loop, exponent) -> bool:
+        """Whether a signed integer ``power`` meets a negative exponent (NumPy's
+        ValueError): a scalar is looked at, an array's minimum found on the device (the
+        one wait this costs is NumPy's rule's price: the error is raised by the call)."""
+        if np.dtype(loop[1]).kind != "i":
+            return False
+        if not hasattr(exponent, "_realize"):
+            return bool(np.asarray(exponent) < 0)
+        if exponent.size == 0:
+            return False
+        device = exponent._device
+        buffer = device.memory_pool.malloc(exponent._dtype.itemsize, current_stream(device))
+        low = type(exponent)._from_buffer(buffer, (), exponent._dtype, (), 0, device)
+        reduce(low, "minimum", exponent, tuple(range(len(exponent._shape))), None, False,
+               None, None)
+        host = np.empty((), exponent._dtype)
+        backend.copy_to_host(host, low)
+        return bool(host < 0)
 
     def reduce(out, name, array, axes, dtype, keepdims, initial, where):
         """``numpy.<name>.reduce(array, axis=axes, dtype=dtype, out=out, keepdims=keepdims,

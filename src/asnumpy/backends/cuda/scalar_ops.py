@@ -27,9 +27,10 @@ even).  The semantics are NumPy's (see the prelude's comments), except:
   ``tanh`` at an infinite real part; see ``cpu.math_kernels.STANDARD_VALUES``);
 * floating-point error flags (NumPy's divide/overflow/invalid warnings) are
   not raised;
-* ``power`` of signed integers with a negative exponent, where NumPy raises
-  ValueError, gives the truncated exact value (1 for a base of 1, +-1 for -1,
-  0 otherwise);
+* ``power`` of signed integers with a negative exponent gives the truncated
+  exact value (1 for a base of 1, +-1 for -1, 0 otherwise); the back end
+  never launches it so: ``kernels.py`` looks for a negative exponent first
+  and lets the host fallback raise NumPy's ValueError;
 * float to integer casts outside the int64 range, and NaN, are undefined (as
   in NumPy);
 * complex transcendental functions are computed from textbook/Kahan formulas:
