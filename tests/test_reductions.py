@@ -260,7 +260,14 @@ def test_nan_and_inf(xp, name, axis, dtype):
     host[numpy.random.random_sample(host.shape) < 0.25] = numpy.random.choice(SPECIALS)
     host[:, 0] = 1.5                       # every slice keeps a non-NaN value
     host[0, :] = 2.5
-    return quiet(getattr(xp, name), xp.asarray(host)[::-1], axis=axis)
+    result = quiet(getattr(xp, name), xp.asarray(host)[::-1], axis=axis)
+    if asnumpy.get_device().kind == "cuda" and getattr(result, "dtype", None) == dtype \
+            and result.dtype.kind == "c":
+        # assert_allclose compares a complex infinity exactly, its finite part included,
+        # and a device sums in another order than NumPy's pairwise loop: the parts are
+        # compared each with the tolerance (an infinite part still exactly)
+        return result.real, result.imag
+    return result
 
 
 @pytest.mark.parametrize("name", ["nanmin", "nanmax"])
