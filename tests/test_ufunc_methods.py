@@ -111,6 +111,11 @@ def test_reduce_every_binary_ufunc(xp, name, dtype):
         for keepdims in (False, True):
             results.append(attempt(ufunc.reduce, a, axis=axis, keepdims=keepdims))
     results.append(attempt(ufunc.reduce, a[::-1, :, ::2], axis=1))
+    if asnumpy.get_device().kind == "cuda" and a.dtype.kind == "c" and name == "add":
+        # assert_allclose compares a complex infinity exactly, its finite part included,
+        # and a device sums in another order: each part is compared with the tolerance
+        results = [(r[0].real, r[0].imag, r[1]) if isinstance(r, tuple) else r
+                   for r in results]
     return comparable(name, results)
 
 
