@@ -1,4 +1,5 @@
-"""Integer ``power`` with a negative exponent raises NumPy's ValueError on cuda too."""
+"""``power`` edge cases on cuda against NumPy: negative integer exponents raise its
+ValueError; a complex zero base follows its rules."""
 
 import numpy as np
 import pytest
@@ -27,3 +28,13 @@ def test_negative_integer_exponents_raise_like_numpy(cuda, dtype, exponent):
 def test_an_empty_exponent_is_not_negative(cuda):
     empty = ap.asarray(np.zeros(0, np.int32), device=cuda)
     assert (empty ** empty).shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_a_complex_zero_base(cuda, dtype):
+    exponents = np.array([1 + 1j, 1 - 1j, 2, 0.5, -1 + 1j, 1j, -2, 0, complex(np.inf, 1)], dtype)
+    base = np.array([complex(0.0, 0.0), complex(-0.0, 0.0)], dtype)[:, None]
+    with np.errstate(all="ignore"):
+        want = base ** exponents
+    got = (ap.asarray(base, device=cuda) ** ap.asarray(exponents, device=cuda)).get()
+    np.testing.assert_array_equal(got, want)

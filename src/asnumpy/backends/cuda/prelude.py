@@ -507,7 +507,7 @@ ASN_C asn_power(asn_complex<R> a, asn_complex<R> b) {
     const asn_complex<R> one = asn_cpack((R)1, (R)0);
     if (b.re == 0 && b.im == 0) return one;
     if (a.re == 0 && a.im == 0) {
-        if (b.re > 0 && b.im == 0) return asn_cpack((R)0, (R)0);
+        if (b.re > 0) return asn_cpack((R)0, (R)0);     /* NumPy 2: any b with b.re > 0 */
         R nan = (R)0 / (R)0;
         return asn_cpack(nan, nan);
     }
