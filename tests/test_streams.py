@@ -228,7 +228,9 @@ def _wait_for_threads_to_end(baseline, bound_s=10.0):
 
 def test_dropped_streams_that_allocated_release_their_threads():
     # A stream that allocated memory used to be kept alive by the pool's per-stream
-    # cache, and its worker thread with it: 40 streams, 40 threads.
+    # cache, and its worker thread with it: 40 streams, 40 threads.  Workers of streams
+    # that earlier tests dropped may still be ending: fewer than the baseline is fine.
+    gc.collect()
     baseline = len(_stream_threads())
     for device in ("cpu:0", "cpu:1") * 20:
         stream = ap.Stream(device)
@@ -238,7 +240,7 @@ def test_dropped_streams_that_allocated_release_their_threads():
         stream.synchronize()
         del a, b
     del stream
-    assert _wait_for_threads_to_end(baseline) == baseline
+    assert _wait_for_threads_to_end(baseline) <= baseline
 
 
 def test_arrays_outliving_their_stream_do_not_keep_its_thread():
@@ -249,7 +251,7 @@ def test_arrays_outliving_their_stream_do_not_keep_its_thread():
             kept.append(ap.ones(1000) + 1)
         stream.synchronize()
     del stream
-    assert _wait_for_threads_to_end(baseline) == baseline
+    assert _wait_for_threads_to_end(baseline) <= baseline
     for a in kept:
         np.testing.assert_array_equal(a.get(), np.full(1000, 2.0))
 
@@ -264,7 +266,7 @@ def test_close_waits_for_pending_work_and_is_idempotent():
     stream.close()
     assert done == [1] and stream.query()
     stream.close()                                   # a second close does nothing
-    assert _wait_for_threads_to_end(baseline) == baseline
+    assert _wait_for_threads_to_end(baseline) <= baseline
     with pytest.raises(RuntimeError, match="closed"):
         stream.launch(done.append, 2)
     stream.synchronize()                             # nothing pending: returns
@@ -307,7 +309,7 @@ def test_with_blocks_of_many_streams_leave_no_threads():
             results.append(ap.full(16, float(i)) * 2)
         stream.synchronize()
     del stream
-    assert _wait_for_threads_to_end(baseline) == baseline
+    assert _wait_for_threads_to_end(baseline) <= baseline
     assert [float(r[0]) for r in results] == [2.0 * i for i in range(40)]
 
 
