@@ -221,6 +221,16 @@ class _Copier:
         except MemoryError:              # no pinned memory: the driver stages pageable memory
             return None
 
+    def staged_pieces(self, kind):
+        """(index, device start, plan, shape, pinned block) of each piece that got a block;
+        a piece that got none is copied ``kind`` ("htod"/"dtoh") through pageable memory."""
+        for index, start, plan, shape in self.pieces():
+            block = self.acquire(shape)
+            if block is None:
+                self.pageable(kind, index, start, plan, shape)
+            else:
+                yield index, start, plan, shape, block
+
     def pageable(self, kind, index, start, plan, shape) -> None:
         """Copy one piece straight from or to pageable memory (the NumPy array itself when
         it is laid out and typed as the piece, else a temporary)."""
@@ -263,11 +273,7 @@ def upload(backend, stream, device_index, region: Region, host: np.ndarray) -> b
     copier = _copier(backend, stream, device_index, region, np.broadcast_to(host, region.shape))
     if copier is None:
         return False
-    for index, start, plan, shape in copier.pieces():
-        block = copier.acquire(shape)
-        if block is None:
-            copier.pageable("htod", index, start, plan, shape)
-            continue
+    for index, start, plan, shape, block in copier.staged_pieces("htod"):
         try:
             staged = copier.block_view(block, shape)
             np.copyto(staged, copier.host_piece(index), casting="unsafe")
@@ -308,11 +314,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray,
             pool.release(block)
 
     try:
-        for index, start, plan, shape in copier.pieces():
-            block = copier.acquire(shape)
-            if block is None:
-                copier.pageable("dtoh", index, start, plan, shape)
-                continue
+        for index, start, plan, shape, block in copier.staged_pieces("dtoh"):
             try:
                 copier.issue("dtoh", start, plan, copier.block_view(block, shape))
                 event = driver.create_event(device_index)
@@ -333,11 +335,7 @@ def download(backend, stream, device_index, region: Region, host: np.ndarray,
 def _download_deferred(copier: _Copier, defer) -> bool:
     """Queue a staged download whose host copies run as host functions, in stream order."""
     unstage = functools.partial(np.copyto, casting="unsafe")
-    for index, start, plan, shape in copier.pieces():
-        block = copier.acquire(shape)
-        if block is None:
-            copier.pageable("dtoh", index, start, plan, shape)
-            continue
+    for index, start, plan, shape, block in copier.staged_pieces("dtoh"):
         try:
             staged = copier.block_view(block, shape)
             copier.issue("dtoh", start, plan, staged)
