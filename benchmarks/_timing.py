@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import platform
 import statistics
+import sys
+import threading
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -21,17 +25,85 @@ def machine_line(device) -> str:
             f"{ap.runtime.cpu_threads()} cpu threads")
 
 
-def alternating_medians(functions, repeats):
-    """Median seconds of each function, their repetitions interleaved."""
+RESULTS = Path(__file__).resolve().parent / "results"
+"""Where ``--save`` writes recorded figures."""
+
+
+def machine_slug(device) -> str:
+    """The machine part of a results file name: ``cpu-2core`` (device kind, usable cores)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{str(device).split(':')[0]}-{cores}core"
+
+
+def alternating_medians(functions, repeats, number=1):
+    """Median seconds per call of each function, their repetitions interleaved.
+
+    Each repetition times ``number`` back-to-back calls of one function (for
+    calls too short to time one by one) and records the time per call.
+    """
     for function in functions:
         function()                                # warm-up, untimed
     times = [[] for _ in functions]
     for _ in range(repeats):
         for function, record in zip(functions, times):
             start = time.perf_counter()
-            function()
-            record.append(time.perf_counter() - start)
+            for _ in range(number):
+                function()
+            record.append((time.perf_counter() - start) / number)
     return [statistics.median(record) for record in times]
+
+
+def calls_per_sample(function, target_seconds=2e-3, limit=100_000):
+    """How many back-to-back calls of ``function`` take about ``target_seconds``."""
+    function()
+    start = time.perf_counter()
+    function()
+    once = time.perf_counter() - start
+    return max(1, min(limit, int(target_seconds / max(once, 1e-7))))
+
+
+def format_seconds(seconds) -> str:
+    """A time in the unit that suits it: ``0.24 us``, ``3.10 ms``, ``1.20 s``."""
+    for unit, scale in (("us", 1e-6), ("ms", 1e-3)):
+        if seconds < 1000 * scale:
+            return f"{seconds / scale:.2f} {unit}"
+    return f"{seconds:.2f} s"
+
+
+def available_memory() -> int:
+    """Bytes of memory available to new allocations (MemAvailable; total RAM elsewhere)."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def copy_bandwidth(nbytes=512 << 20, threads=2, repeats=7):
+    """The machine's copy bandwidth with ``threads`` threads, bytes moved per second.
+
+    Each thread ``numpy.copyto``-s its own slice of an ``nbytes`` buffer
+    into another (NumPy releases the GIL while copying); the best of
+    ``repeats`` runs is kept.  Bytes moved = bytes read + bytes written
+    (2 x ``nbytes``), the way STREAM counts them.
+    """
+    source = np.random.default_rng().random(nbytes // 8)
+    target = np.empty_like(source)
+    bounds = [len(source) * i // threads for i in range(threads + 1)]
+    pieces = [(target[lo:hi], source[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
+    best = float("inf")
+    for _ in range(repeats + 1):                  # the first run faults the pages in
+        workers = [threading.Thread(target=np.copyto, args=piece) for piece in pieces]
+        start = time.perf_counter()
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        best = min(best, time.perf_counter() - start)
+    return 2 * source.nbytes / best
 
 
 def back_to_back_medians(functions, repeats):
@@ -50,6 +122,34 @@ def back_to_back_medians(functions, repeats):
             record.append(time.perf_counter() - start)
         medians.append(statistics.median(record))
     return medians
+
+
+class Transcript:
+    """Lines printed as they come and kept, to be saved with ``--save``."""
+
+    def __init__(self):
+        self.lines = []
+
+    def __call__(self, line=""):
+        print(line, flush=True)
+        self.lines.append(line)
+
+    def save(self, path):
+        """Write the lines to ``path`` (its folder created if need be)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(self.lines) + "\n")
+        print(f"saved {path}")
+
+
+def open_transcript(device, quick) -> Transcript:
+    """A transcript headed by the machine line, Python's version and the load average."""
+    say = Transcript()
+    say(machine_line(device))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    say(f"python {sys.version.split()[0]}, {'quick run, ' if quick else ''}"
+        f"load average {load:.2f} at the start")
+    return say
 
 
 def optional(module):

@@ -1,0 +1,300 @@
+"""Every row of issue 17's cpu speed targets, against NumPy, in one run.
+
+Each row times NumPy and asnumpy side by side: after an untimed warm-up the
+two alternate repetition by repetition (PyTorch on its cpu device and numba
+join them when installed), and each figure is the median of the
+repetitions.  Calls too short to time one by one (the per-call rows) are
+timed in runs of back-to-back calls sized to about 2 ms.  Inputs are fresh
+random arrays on every run, already on the device; every asnumpy result is
+checked against NumPy's before it is timed.
+
+Two rows are measured differently:
+
+* ``import asnumpy``: fresh interpreters (``benchmarks/import_time.py``'s
+  measurement), NumPy and asnumpy alternating, the minimum of the runs;
+  the target is NumPy's import plus 30 ms.
+* memory-bound ``a + b`` on large float64 arrays: asnumpy's bytes moved per
+  second (2 read + 1 written per element) as a fraction of the machine's
+  two-thread copy bandwidth, measured in the same run (two threads each
+  ``numpy.copyto`` half of a 512 MB buffer, the best of several runs).
+
+ratio = NumPy's time / asnumpy's time (higher is faster); the library
+columns are NumPy's time / that library's time.
+
+Usage: ``python benchmarks/cpu_speed.py [--quick] [--save] [--rows TEXT] [--device cpu:0]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+from _timing import (
+    RESULTS,
+    alternating_medians,
+    calls_per_sample,
+    copy_bandwidth,
+    format_seconds,
+    machine_slug,
+    open_transcript,
+    optional,
+)
+from import_time import import_seconds
+
+import asnumpy as ap
+
+
+class Target(NamedTuple):
+    """A row's target as the issue states it, and the smallest passing score."""
+
+    text: str
+    minimum: float          # of NumPy time / asnumpy time, or of the bandwidth fraction
+
+
+class Row(NamedTuple):
+    """One benchmark row: the inputs, the call in each library, the target."""
+
+    name: str
+    label: str
+    inputs: Callable        # (rng, quick) -> list of host arrays
+    numpy: Callable         # (*host arrays) -> result
+    asnumpy: Callable       # (*device arrays) -> result
+    target: Target
+    per_call: bool = False  # timed in runs of back-to-back calls
+    torch: Callable | None = None   # (torch module, *tensors) -> result
+    numba: str | None = None    # source of a function body over the inputs, for numba.njit
+
+
+def _slower(times):
+    """Target 'at most `times` NumPy's time' as a minimum ratio."""
+    return Target(f"<= {times}x NumPy time", 1 / times)
+
+
+def _faster(ratio):
+    return Target(f">= {ratio}x", ratio)
+
+
+def _floats(dtype, *shape_of_each):
+    """inputs(rng, quick): random standard normal arrays of ``dtype``, one per shape pair."""
+    def make(rng, quick):
+        return [rng.standard_normal(shape[quick]).astype(dtype, copy=False)
+                for shape in shape_of_each]
+    return make
+
+
+def _complex64(full, quick_size):
+    def make(rng, quick):
+        n = quick_size if quick else full
+        return [(rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)]
+    return make
+
+
+def _rows():
+    """The issue's rows; shapes are (full, quick) pairs (index False/True)."""
+    small = ((10,), (10,))
+    rows = [
+        ("a + b", "float64 10", _floats(np.float64, small, small), np.add,
+         lambda a, b: a + b, _slower(4), True, lambda torch, a, b: a + b, "a + b"),
+        ("add(a, b, out=o)", "float64 10, vs NumPy a + b", _floats(np.float64, small, small,
+                                                                    small),
+         lambda a, b, o: a + b, lambda a, b, o: ap.add(a, b, out=o), _slower(3), True,
+         lambda torch, a, b, o: torch.add(a, b, out=o), None),
+        ("a.sum()", "float64 10", _floats(np.float64, small), lambda a: a.sum(),
+         lambda a: a.sum(), _slower(2.5), True, lambda torch, a: a.sum(), "a.sum()"),
+        ("a[3]", "float64 10", _floats(np.float64, small), lambda a: a[3], lambda a: a[3],
+         _slower(4), True, lambda torch, a: a[3], None),
+        ("a[1:5]", "float64 10", _floats(np.float64, small), lambda a: a[1:5],
+         lambda a: a[1:5], _slower(4), True, lambda torch, a: a[1:5], None),
+        ("a.shape", "float64 10", _floats(np.float64, small), lambda a: a.shape,
+         lambda a: a.shape, _slower(4), True, lambda torch, a: a.shape, None),
+    ]
+    for n, quick_n, target in ((3000, 600, 2.7), (500, 100, 1.0)):
+        rows.append(("mean", f"float32 {n}x{n} | float32 {quick_n}x{quick_n}",
+                     _floats(np.float32, ((n, n), (quick_n, quick_n))), np.mean, ap.mean,
+                     _faster(target), False, lambda torch, a: a.mean(), "np.mean(a)"))
+    rows.append(("std(axis=0)", "float32 3000x3000 | float32 600x600",
+                 _floats(np.float32, ((3000, 3000), (600, 600))),
+                 lambda a: np.std(a, axis=0), lambda a: ap.std(a, axis=0), _faster(3.1), False,
+                 lambda torch, a: a.std(dim=0, correction=0), None))
+    rows.append(("where(a > 0, a, 0)", "float32 2**23 | float32 2**16",
+                 _floats(np.float32, ((1 << 23,), (1 << 16,))),
+                 lambda a: np.where(a > 0, a, 0), lambda a: ap.where(a > 0, a, 0), _faster(2.5),
+                 False, lambda torch, a: torch.where(a > 0, a, 0.0),
+                 "np.where(a > 0, a, np.float32(0))"))
+    for name, np_f, ap_f, torch_f, numba_src in (
+            ("sort", np.sort, ap.sort, lambda torch, a: a.sort().values, "np.sort(a)"),
+            ("argsort", np.argsort, ap.argsort, lambda torch, a: a.argsort(), "np.argsort(a)")):
+        for log2 in (22, 23, 24):
+            rows.append((name, f"float32 2**{log2} | float32 2**{log2 - 8}",
+                         _floats(np.float32, ((1 << log2,), (1 << (log2 - 8),))),
+                         np_f, ap_f, _faster(1.2), False, torch_f, numba_src))
+    rows.append(("argmax", "float32 2**23 | float32 2**16",
+                 _floats(np.float32, ((1 << 23,), (1 << 16,))), np.argmax, ap.argmax,
+                 _faster(1.5), False, lambda torch, a: a.argmax(), "np.argmax(a)"))
+    rows.append(("fft", "complex64 2**22 | complex64 2**14", _complex64(1 << 22, 1 << 14),
+                 np.fft.fft, lambda a: ap.fft.fft(a), _faster(3), False,
+                 lambda torch, a: torch.fft.fft(a), None))
+    rows.append(("matmul", "float32 4000x4000 | float32 200x200",
+                 _floats(np.float32, ((4000, 4000), (200, 200)), ((4000, 4000), (200, 200))),
+                 np.matmul, ap.matmul, _faster(1.0), False, lambda torch, a, b: a @ b, None))
+    return [Row(*row) for row in rows]
+
+
+def _label(row, quick):
+    """The row's input label for this run: full and quick labels are split by ' | '."""
+    full, _, small = row.label.partition(" | ")
+    return small if quick and small else full
+
+
+def _numba_function(numba, row):
+    """The row's call compiled with ``numba.njit`` (compiled on the warm-up call)."""
+    arity = len(row.inputs(np.random.default_rng(0), True))
+    params = ", ".join("abo"[:arity])
+    namespace = {"np": np}
+    exec(f"def kernel({params}):\n    return {row.numba}\n", namespace)      # noqa: S102
+    return numba.njit(cache=False)(namespace["kernel"])
+
+
+def _check(result, expected):
+    """asnumpy's result against NumPy's (float results within single-precision rounding)."""
+    if isinstance(expected, tuple):                   # a.shape
+        assert tuple(result) == expected, (result, expected)
+        return
+    host = ap.asnumpy(result) if isinstance(result, ap.ndarray) else np.asarray(result)
+    expected = np.asarray(expected)
+    scale = float(np.max(np.abs(expected))) if expected.size else 0.0
+    np.testing.assert_allclose(host, expected, rtol=1e-4, atol=1e-5 * scale)
+
+
+def time_row(row, device, quick, libraries):
+    """(NumPy seconds, asnumpy seconds, {library: NumPy seconds / library seconds})."""
+    rng = np.random.default_rng()
+    hosts = row.inputs(rng, quick)
+    on_device = [ap.asarray(h, device=device) for h in hosts]
+    _check(row.asnumpy(*on_device), row.numpy(*hosts))
+    functions = [lambda: row.numpy(*hosts), lambda: row.asnumpy(*on_device)]
+    names = []
+    torch, numba = libraries.get("torch-cpu"), libraries.get("numba")
+    if torch is not None and row.torch is not None:
+        tensors = [torch.from_numpy(h.copy()) for h in hosts]
+        functions.append(lambda: row.torch(torch, *tensors))
+        names.append("torch-cpu")
+    if numba is not None and row.numba is not None:
+        kernel, copies = _numba_function(numba, row), [h.copy() for h in hosts]
+        functions.append(lambda: kernel(*copies))
+        names.append("numba")
+    number = calls_per_sample(functions[1]) if row.per_call else 1
+    big = hosts[0].nbytes > 64 << 20
+    repeats = 3 if quick else (25 if row.per_call else (7 if big else 15))
+    times = alternating_medians(functions, repeats, number)
+    return times[0], times[1], {name: times[0] / t for name, t in zip(names, times[2:])}
+
+
+def time_import(quick):
+    """(NumPy's import seconds, asnumpy's): the minimum of interleaved fresh interpreters."""
+    for module in ("numpy", "asnumpy"):          # warm-up: bytecode written, files cached
+        import_seconds(module)
+    runs = 3 if quick else 15
+    samples = {"numpy": [], "asnumpy": []}
+    for _ in range(runs):
+        for module, record in samples.items():
+            record.append(import_seconds(module))
+    return min(samples["numpy"]), min(samples["asnumpy"])
+
+
+def time_bandwidth_row(device, quick, libraries):
+    """(NumPy s, asnumpy s, fraction of the 2-thread copy bandwidth, NumPy's fraction, others)."""
+    n = 1 << (18 if quick else 25)
+    bandwidth = copy_bandwidth((16 if quick else 512) << 20, threads=2, repeats=3 if quick else 7)
+    rng = np.random.default_rng()
+    hosts = [rng.standard_normal(n) for _ in range(2)]
+    x, y = (ap.asarray(h, device=device) for h in hosts)
+    np.testing.assert_array_equal(ap.asnumpy(x + y), hosts[0] + hosts[1])
+    functions = [lambda: hosts[0] + hosts[1], lambda: x + y]
+    names = []
+    torch = libraries.get("torch-cpu")
+    if torch is not None:
+        tensors = [torch.from_numpy(h.copy()) for h in hosts]
+        functions.append(lambda: tensors[0] + tensors[1])
+        names.append("torch-cpu")
+    times = alternating_medians(functions, 3 if quick else 9)
+    moved = 3 * hosts[0].nbytes
+    return (times[0], times[1], moved / times[1] / bandwidth, moved / times[0] / bandwidth,
+            bandwidth, {name: times[0] / t for name, t in zip(names, times[2:])})
+
+
+def _libraries():
+    found = {}
+    for name, module in (("torch-cpu", "torch"), ("numba", "numba")):
+        loaded = optional(module)
+        if loaded is not None:
+            found[name] = loaded
+    return found
+
+
+def run(device, quick, rows_filter, say):
+    """Time every selected row and print the table through ``say``; returns the rows' ratios."""
+    libraries = _libraries()
+    names = list(libraries)
+    header = (f"{'row':<22}{'input':<28}{'NumPy':>11}{'asnumpy':>11}{'ratio':>8}  "
+              f"{'target':<26}{'met':<5}" + "".join(f"{n + ' x':>12}" for n in names) + "  note")
+    say(header)
+    say("-" * len(header))
+
+    def line(name, label, numpy_s, asnumpy_s, target_text, met, others, note=""):
+        extra = "".join(f"{others[n]:>11.2f}x" if n in others else f"{'':>12}" for n in names)
+        say(f"{name:<22}{label:<28}{format_seconds(numpy_s):>11}{format_seconds(asnumpy_s):>11}"
+            f"{numpy_s / asnumpy_s:>7.2f}x  {target_text:<26}{'yes' if met else 'NO':<5}"
+            f"{extra}  {note}".rstrip())
+
+    def selected(name, label):
+        return rows_filter is None or rows_filter in f"{name} {label}"
+
+    ratios = {}
+    for row in _rows():
+        label = _label(row, quick)
+        if not selected(row.name, label):
+            continue
+        numpy_s, asnumpy_s, others = time_row(row, device, quick, libraries)
+        ratios[(row.name, label)] = numpy_s / asnumpy_s
+        line(row.name, label, numpy_s, asnumpy_s, row.target.text,
+             numpy_s / asnumpy_s >= row.target.minimum, others)
+    if selected("import asnumpy", "bytecode cached"):
+        numpy_s, asnumpy_s = time_import(quick)
+        ratios[("import asnumpy", "bytecode cached")] = numpy_s / asnumpy_s
+        line("import asnumpy", "bytecode cached", numpy_s, asnumpy_s, "<= NumPy + 30 ms",
+             asnumpy_s - numpy_s <= 0.030, {},
+             f"NumPy + {(asnumpy_s - numpy_s) * 1e3:.1f} ms (min of runs)")
+    label = f"float64 2**{18 if quick else 25}"
+    if selected("a + b (memory-bound)", label):
+        numpy_s, asnumpy_s, fraction, numpy_fraction, bandwidth, others = time_bandwidth_row(
+            device, quick, libraries)
+        ratios[("a + b (memory-bound)", label)] = numpy_s / asnumpy_s
+        line("a + b (memory-bound)", label, numpy_s, asnumpy_s, ">= 80% of copy bandwidth",
+             fraction >= 0.8, others,
+             f"{fraction:.0%} of {bandwidth / 1e9:.1f} GB/s (NumPy {numpy_fraction:.0%})")
+    say("ratio = NumPy time / asnumpy time (higher is faster), medians of alternating "
+        "repetitions; library columns: NumPy time / that library's time")
+    return ratios
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default=None, help="asnumpy device (default: the current one)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small sizes, few repetitions: a smoke test, not a measurement")
+    parser.add_argument("--rows", default=None, help="only rows whose name or input contain this")
+    parser.add_argument("--save", action="store_true",
+                        help="write benchmarks/results/cpu-speed-<machine>.txt")
+    args = parser.parse_args()
+    device = ap.Device(args.device)
+    say = open_transcript(device, args.quick)
+    run(device, args.quick, args.rows, say)
+    if args.save:
+        say.save(RESULTS / f"cpu-speed-{machine_slug(device)}.txt")
+
+
+if __name__ == "__main__":
+    main()
