@@ -6,6 +6,12 @@ the samples is reported, since on a loaded machine the minimum is the least dist
 measure.  Then ``python -X importtime`` names the modules asnumpy imports beyond
 NumPy's, costliest first (each module's self time, the minimum of a few runs).
 
+The children write and read their bytecode in a private cache folder
+(``PYTHONPYCACHEPREFIX``), whatever ``PYTHONDONTWRITEBYTECODE`` says: with that
+variable set (as on the shared development machines), any module edited since its
+``.pyc`` was written would be compiled afresh in every sample, and the figure would
+be compile time rather than import time.
+
 Run:  python benchmarks/import_time.py [--runs 15] [--top 25]
 """
 
@@ -13,15 +19,22 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+
+# the children's environment: bytecode written to (and read from) a private folder
+_PYCACHE = tempfile.mkdtemp(prefix="asnumpy-import-time-")
+CHILD_ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+             "PYTHONPYCACHEPREFIX": _PYCACHE}
 
 
 def import_seconds(module: str) -> float:
     """Wall seconds of one fresh interpreter that imports `module` and exits."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+    subprocess.run([sys.executable, "-c", f"import {module}"], check=True, env=CHILD_ENV)
     return time.perf_counter() - start
 
 
@@ -33,7 +46,7 @@ def importtime_rows(module: str, runs: int = 5) -> dict[str, int]:
     rows: dict[str, int] = {}
     for _ in range(runs):
         result = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"],
-                                check=True, capture_output=True, text=True)
+                                check=True, capture_output=True, text=True, env=CHILD_ENV)
         for line in result.stderr.splitlines():
             if not line.startswith("import time:") or "self [us]" in line:
                 continue
@@ -76,4 +89,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        shutil.rmtree(_PYCACHE, ignore_errors=True)
