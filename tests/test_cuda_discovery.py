@@ -272,18 +272,20 @@ def test_cpu_keeps_working_with_a_too_old_driver():
 
 
 def test_the_precheck_looks_for_the_driver_without_importing_it(monkeypatch, tmp_path):
+    import ctypes.util  # the precheck imports it on first use (it brings subprocess along)
+
     from asnumpy import backends
 
     monkeypatch.delenv("ASNUMPY_CUDA_DRIVER", raising=False)
     monkeypatch.setattr(backends, "_NVIDIA_DRIVER_MARKS", (str(tmp_path),))
     assert backends._no_cuda_driver() is None                 # the kernel module is there
     monkeypatch.setattr(backends, "_NVIDIA_DRIVER_MARKS", (str(tmp_path / "absent"),))
-    monkeypatch.setattr(backends.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
     assert "no NVIDIA driver (libcuda)" in backends._no_cuda_driver()
-    monkeypatch.setattr(backends.ctypes.util, "find_library", lambda name: "libcuda.so.1")
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: "libcuda.so.1")
     assert backends._no_cuda_driver() is None
     monkeypatch.setenv("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
-    monkeypatch.setattr(backends.ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
     assert backends._no_cuda_driver() is None
 
 

@@ -8,7 +8,6 @@ never import the front end; they are handed arrays and read their layout.
 
 from __future__ import annotations
 
-import ctypes.util
 import importlib
 import os
 
@@ -40,6 +39,10 @@ def _no_cuda_driver() -> str | None:
         return None
     if any(os.path.exists(mark) for mark in _NVIDIA_DRIVER_MARKS):
         return None
+    # imported here, not at the top: ctypes.util brings subprocess (and signal, selectors,
+    # locale) with it, which `import asnumpy` does not need on machines that never ask for cuda
+    import ctypes.util
+
     if ctypes.util.find_library("cuda") is None:
         return "no NVIDIA driver (libcuda) was found on this machine"
     return None
