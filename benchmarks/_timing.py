@@ -35,17 +35,22 @@ def machine_slug(device) -> str:
     return f"{str(device).split(':')[0]}-{cores}core"
 
 
-def alternating_medians(functions, repeats, number=1):
+def alternating_medians(functions, repeats, number=1, setups=None):
     """Median seconds per call of each function, their repetitions interleaved.
 
     Each repetition times ``number`` back-to-back calls of one function (for
     calls too short to time one by one) and records the time per call.
+    ``setups``: one callable per function, run untimed before each of its
+    repetitions and its warm-up (e.g. to switch a setting the function runs under).
     """
-    for function in functions:
+    setups = setups or [lambda: None] * len(functions)
+    for setup, function in zip(setups, functions):
+        setup()
         function()                                # warm-up, untimed
     times = [[] for _ in functions]
     for _ in range(repeats):
-        for function, record in zip(functions, times):
+        for setup, function, record in zip(setups, functions, times):
+            setup()
             start = time.perf_counter()
             for _ in range(number):
                 function()

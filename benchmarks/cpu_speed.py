@@ -27,6 +27,7 @@ Usage: ``python benchmarks/cpu_speed.py [--quick] [--save] [--rows TEXT] [--devi
 from __future__ import annotations
 
 import argparse
+import shutil
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -41,7 +42,7 @@ from _timing import (
     open_transcript,
     optional,
 )
-from import_time import import_seconds
+from import_time import CHILD_ENV, import_seconds
 
 import asnumpy as ap
 
@@ -291,7 +292,10 @@ def main():
     args = parser.parse_args()
     device = ap.Device(args.device)
     say = open_transcript(device, args.quick)
-    run(device, args.quick, args.rows, say)
+    try:
+        run(device, args.quick, args.rows, say)
+    finally:            # import_time's private bytecode folder for the child interpreters
+        shutil.rmtree(CHILD_ENV["PYTHONPYCACHEPREFIX"], ignore_errors=True)
     if args.save:
         say.save(RESULTS / f"cpu-speed-{machine_slug(device)}.txt")
 
