@@ -22,7 +22,13 @@ LAZY_MODULES = [
     "asnumpy._core.io.text", "asnumpy._core.polynomials", "asnumpy._core.printing",
     "asnumpy._core.host_helpers", "asnumpy._core.datetime_helpers", "asnumpy._core.pyfunc",
     "asnumpy._core.memmap", "asnumpy._core.order_statistics", "asnumpy.backends.cpu", "asnumpy.backends.cuda",
+    "asnumpy._core.reductions", "asnumpy._core.elementwise", "asnumpy._core.indexing",
+    "asnumpy._core.manipulation", "asnumpy._core.rearranging", "asnumpy._core.sorting",
+    "asnumpy._core.io", "asnumpy._core.iterators", "asnumpy._core.index_tricks",
+    "asnumpy._core.conversions", "asnumpy._interop.dlpack",
     "numpy.random", "numpy.fft",
+    # the standard library's heavier modules (ctypes.util brings subprocess)
+    "subprocess",
 ]
 # optional libraries (top-level package names)
 OPTIONAL_LIBRARIES = [
@@ -35,6 +41,9 @@ FIRST_USES = [
     "asnumpy.load", "asnumpy.savetxt", "asnumpy.poly1d", "asnumpy.array2string",
     "asnumpy.emath.sqrt", "asnumpy.lib.stride_tricks.sliding_window_view", "asnumpy.memmap",
     "asnumpy.vectorize", "asnumpy.busday_count", "asnumpy.show_config", "asnumpy.median",
+    "asnumpy.sum", "asnumpy.where", "asnumpy.reshape", "asnumpy.sort", "asnumpy.clip",
+    "asnumpy.flip", "asnumpy.fromfile", "asnumpy.from_dlpack", "asnumpy.nditer",
+    "asnumpy.asanyarray",
 ]
 
 
@@ -96,11 +105,11 @@ def test_submodule_attribute_is_the_imported_module():
     assert out.strip() == "True"
 
 
-@pytest.mark.parametrize("module", sorted(asnumpy._LAZY_NAMES))
+@pytest.mark.parametrize("module", sorted(asnumpy._LAZY.by_module()))
 def test_every_lazy_name_is_its_modules_object(module):
     from importlib import import_module
     home = import_module(module, "asnumpy")
-    for name in asnumpy._LAZY_NAMES[module]:
+    for name in asnumpy._LAZY.by_module()[module]:
         assert getattr(asnumpy, name) is getattr(home, name), name
         assert getattr(asnumpy, name) is getattr(asnumpy, name), name
 
@@ -154,3 +163,56 @@ def test_objects_of_lazy_modules_unpickle_in_a_fresh_interpreter():
               type(rng) is type(asnumpy.random.default_rng(7)))
     """)
     assert out.strip() == "[np.float64(1.0), np.float64(2.0), np.float64(3.0)] True True"
+
+
+def test_lazy_ndarray_methods_are_declared_exactly():
+    # every placeholder is replaced by its module, and loading every lazy part adds no
+    # ndarray attribute that was not declared (dir(ndarray) is complete before first use)
+    out = run_fresh("""
+        import importlib, json, asnumpy
+        from asnumpy._lazy import LazyAttribute
+        ndarray = asnumpy.ndarray
+        before = sorted(dir(ndarray))
+        lazy = sorted(name for name, value in vars(ndarray).items()
+                      if isinstance(value, LazyAttribute))
+        for module in asnumpy._LAZY_METHODS:
+            importlib.import_module(module)
+        for module in asnumpy._LAZY.by_module():
+            importlib.import_module(module, "asnumpy")
+        left = sorted(name for name, value in vars(ndarray).items()
+                      if isinstance(value, LazyAttribute))
+        print(json.dumps([before, sorted(dir(ndarray)), lazy, left]))
+    """)
+    before, after, lazy, left = json.loads(out)
+    declared = sorted(name for names in asnumpy._LAZY_METHODS.values() for name in names)
+    assert lazy == declared
+    assert left == []
+    assert after == before
+
+
+@pytest.mark.parametrize(("expression", "module"), [
+    ("a.sum()", "asnumpy._core.reductions"), ("a.clip(1, 2)", "asnumpy._core.elementwise"),
+    ("a.take([0])", "asnumpy._core.indexing"), ("a.ravel()", "asnumpy._core.manipulation"),
+    ("a.repeat(2)", "asnumpy._core.rearranging"), ("a.sort()", "asnumpy._core.sorting"),
+    ("a.flat[1]", "asnumpy._core.iterators"), ("a.__dlpack_device__()", "asnumpy._interop.dlpack"),
+    ("hasattr(a, '__dlpack__')", "asnumpy._interop.dlpack"),
+])
+def test_first_use_of_a_lazy_method_loads_its_module(expression, module):
+    out = run_fresh(f"""
+        import sys, asnumpy
+        a = asnumpy.arange(4.0)
+        print({module!r} in sys.modules)
+        {expression}
+        print({module!r} in sys.modules)
+    """)
+    assert out.split() == ["False", "True"]
+
+
+def test_lazy_method_through_the_class_and_assignment():
+    out = run_fresh("""
+        import asnumpy
+        a = asnumpy.arange(4.0)
+        a.flat = 7.0                                  # a data descriptor: loads, then sets
+        print(asnumpy.ndarray.sum(a), asnumpy.ndarray.sum.__name__, a.tolist())
+    """)
+    assert out.split() == ["28.0", "sum", "[7.0,", "7.0,", "7.0,", "7.0]"]

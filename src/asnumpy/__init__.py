@@ -32,12 +32,12 @@ _EXTENSION_NAMES = frozenset({"ElementwiseKernel", "ReductionKernel", "RawKernel
 
 # [import time] submodules and functions imported on first use (PEP 562; asnumpy._lazy):
 # `import asnumpy` loads the array, creation, ufuncs and reductions, not these
-from ._lazy import LazyExports as _LazyExports
+from ._lazy import LazyAttribute as _LazyAttribute, LazyExports as _LazyExports
 
 _LAZY_NAMES = {     # module -> the names it provides here
     ".linalg._products": ("einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"),
-    "._core.io": ("fromregex", "genfromtxt", "load", "loadtxt", "save", "savetxt", "savez",
-                  "savez_compressed"),
+    "._core.io": ("fromfile", "fromregex", "fromstring", "genfromtxt", "load", "loadtxt",
+                  "save", "savetxt", "savez", "savez_compressed"),
     "._core.polynomials": (
         "poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
         "polysub", "polyval", "roots", "bartlett", "blackman", "hamming", "hanning", "kaiser"),
@@ -59,6 +59,22 @@ _LAZY_NAMES = {     # module -> the names it provides here
 }
 _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
                      submodules=("emath", "fft", "lib", "linalg", "random"))
+# ... and the ndarray methods those parts define, placeholders until first use: the first
+# access imports the module, whose import sets the real method on ndarray (_lazy.LazyAttribute)
+_LAZY_METHODS = {
+    "asnumpy._core.reductions": (
+        "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "nonzero",
+        "prod", "std", "sum", "var"),
+    "asnumpy._core.elementwise": ("clip", "dot", "round"),
+    "asnumpy._core.indexing": ("choose", "compress", "diagonal", "put", "take", "trace"),
+    "asnumpy._core.manipulation": ("flatten", "ravel", "resize", "squeeze"),
+    "asnumpy._core.rearranging": ("repeat",),
+    "asnumpy._core.sorting": ("argpartition", "argsort", "partition", "searchsorted", "sort"),
+    "asnumpy._core.io": ("tofile",),
+    "asnumpy._core.iterators": ("flat",),
+    "asnumpy._interop.dlpack": ("__cuda_array_interface__", "__dlpack__", "__dlpack_device__"),
+}
+_LazyAttribute.install(ndarray, _LAZY_METHODS)
 
 
 def __dir__():
@@ -120,73 +136,51 @@ from ._core.ufuncs import (  # noqa: A004 (abs, pow shadow builtins as in NumPy)
     bitwise_right_shift, conj, true_divide, mod, pow, ufunc, Plan,
 )
 # -- reductions and statistics
-from ._core.reductions import (
-    sum, prod, min, max, amin, amax, argmin, argmax, all, any, mean, var, std, ptp, cumsum,
-    cumprod, cumulative_sum, cumulative_prod, nansum, nanprod, nanmin, nanmax, nanargmin,
-    nanargmax, nanmean, nanvar, nanstd, nancumsum, nancumprod, count_nonzero, average, nonzero,
-)
+__all__ += _LAZY.export("._core.reductions", (
+    "sum", "prod", "min", "max", "amin", "amax", "argmin", "argmax", "all", "any", "mean",
+    "var", "std", "ptp", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nansum",
+    "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmean", "nanvar", "nanstd",
+    "nancumsum", "nancumprod", "count_nonzero", "average", "nonzero",
+))
 # -- elementwise helpers (clip, round, diff, isclose, softmax, ...)
-from ._core.elementwise import (
-    clip, nan_to_num, around, round, fix, real, imag, angle, real_if_close, sinc, i0, diff,
-    ediff1d, gradient, trapezoid, unwrap, interp, dot, cross, isclose, allclose, array_equal,
-    array_equiv, isreal, iscomplex, isrealobj, iscomplexobj, isneginf, isposinf, relu, gelu,
-    softmax,
-)
+__all__ += _LAZY.export("._core.elementwise", (
+    "clip", "nan_to_num", "around", "round", "fix", "real", "imag", "angle", "real_if_close",
+    "sinc", "i0", "diff", "ediff1d", "gradient", "trapezoid", "unwrap", "interp", "dot",
+    "cross", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
+    "isrealobj", "iscomplexobj", "isneginf", "isposinf", "relu", "gelu", "softmax",
+))
 # floating-point error handling is NumPy's own (one state, honoured by both)
 from numpy import errstate, geterr, geterrcall, seterr, seterrcall
 
 # -- indexing
-from ._core.indexing import (
-    take, put, take_along_axis, put_along_axis, choose, compress, extract, place, putmask,
-    where, select, copyto, argwhere, flatnonzero, diagonal, trace, fill_diagonal, diag_indices,
-    diag_indices_from, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-    mask_indices, ix_, ravel_multi_index, unravel_index, may_share_memory, shares_memory,
-)
-__all__ += [
+__all__ += _LAZY.export("._core.indexing", (
     "take", "put", "take_along_axis", "put_along_axis", "choose", "compress", "extract",
     "place", "putmask", "where", "select", "copyto", "argwhere", "flatnonzero", "diagonal",
     "trace", "fill_diagonal", "diag_indices", "diag_indices_from", "tril_indices",
     "tril_indices_from", "triu_indices", "triu_indices_from", "mask_indices", "ix_",
     "ravel_multi_index", "unravel_index", "may_share_memory", "shares_memory",
-]
+))
 # -- shape manipulation, joining, splitting
-from ._core.manipulation import (
-    reshape, ravel, transpose, permute_dims, matrix_transpose, swapaxes, moveaxis, rollaxis,
-    squeeze, expand_dims, broadcast_to, broadcast_arrays, broadcast_shapes, atleast_1d,
-    atleast_2d, atleast_3d, shape, ndim, size, require, resize, concatenate, concat, stack,
-    hstack, vstack, dstack, column_stack, row_stack, block, split, array_split, hsplit, vsplit,
-    dsplit, unstack,
-)
-__all__ += [
+__all__ += _LAZY.export("._core.manipulation", (
     "reshape", "ravel", "transpose", "permute_dims", "matrix_transpose", "swapaxes", "moveaxis",
     "rollaxis", "squeeze", "expand_dims", "broadcast_to", "broadcast_arrays",
     "broadcast_shapes", "atleast_1d", "atleast_2d", "atleast_3d", "shape", "ndim", "size",
     "require", "resize", "concatenate", "concat", "stack", "hstack", "vstack", "dstack",
     "column_stack", "row_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit",
     "unstack",
-]
+))
 # -- rearranging: flip, roll, tile, repeat, pad, insert, delete, ...
-from ._core.rearranging import (
-    flip, fliplr, flipud, roll, rot90, repeat, tile, pad, append, delete, insert, trim_zeros,
-    apply_along_axis, apply_over_axes, piecewise,
-)
-__all__ += [
+__all__ += _LAZY.export("._core.rearranging", (
     "flip", "fliplr", "flipud", "roll", "rot90", "repeat", "tile", "pad", "append", "delete",
     "insert", "trim_zeros", "apply_along_axis", "apply_over_axes", "piecewise",
-]
+))
 # -- sorting, searching, sets, counting
-from ._core.sorting import (
-    sort, argsort, lexsort, partition, argpartition, sort_complex, searchsorted, digitize,
-    unique, unique_all, unique_counts, unique_inverse, unique_values, isin, intersect1d,
-    union1d, setdiff1d, setxor1d, bincount, histogram, histogram2d, histogramdd,
-    histogram_bin_edges, packbits, unpackbits,
-)
-__all__ += [
+__all__ += _LAZY.export("._core.sorting", (
     "sort", "argsort", "lexsort", "partition", "argpartition", "sort_complex", "searchsorted",
     "digitize", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values",
     "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d", "bincount", "histogram",
     "histogram2d", "histogramdd", "histogram_bin_edges", "packbits", "unpackbits",
-]
+))
 # -- order statistics, covariance, convolution
 # (imported on first use: see _LAZY)
 __all__ += [
@@ -199,8 +193,7 @@ __all__ += [
 __all__ += ["fft", "lib", "linalg", "random"]
 __all__ += ["einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"]
 # [io]
-# fromfile and fromstring at once (the package attaches ndarray.tofile); the rest in _LAZY
-from ._core.io import fromfile, fromstring  # noqa: E402
+# (imported on first use: see _LAZY)
 __all__ += [
     "fromfile", "fromregex", "fromstring", "genfromtxt", "load", "loadtxt", "save", "savetxt",
     "savez", "savez_compressed",
@@ -220,8 +213,8 @@ __all__ += ["__array_namespace_info__", "astype"]
 from ._interop import dispatch as _dispatch  # noqa: E402,F401
 
 # [interop: DLPack (__dlpack__, __dlpack_device__) and __cuda_array_interface__ on ndarray]
-from ._interop.dlpack import from_dlpack  # noqa: E402
-__all__ += ["from_dlpack"]
+# (imported on first use: see _LAZY and _LAZY_METHODS)
+__all__ += _LAZY.export("._interop.dlpack", ("from_dlpack",))
 
 # [interop: pickle protocol 5 out-of-band buffers (zero-copy frames for Dask, multiprocessing)]
 from ._interop import pickling as _pickling  # noqa: E402,F401
@@ -274,31 +267,14 @@ __all__ += [
     "Plan",
 ]
 __all__ += ["errstate", "geterr", "geterrcall", "seterr", "seterrcall"]
-# reductions and statistics
-__all__ += [
-    "sum", "prod", "min", "max", "amin", "amax", "argmin", "argmax", "all", "any", "mean",
-    "var", "std", "ptp", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nansum",
-    "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmean", "nanvar", "nanstd",
-    "nancumsum", "nancumprod", "count_nonzero", "average", "nonzero",
-]
-# elementwise helpers
-__all__ += [
-    "clip", "nan_to_num", "around", "round", "fix", "real", "imag", "angle", "real_if_close",
-    "sinc", "i0", "diff", "ediff1d", "gradient", "trapezoid", "unwrap", "interp", "dot",
-    "cross", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",
-    "isrealobj", "iscomplexobj", "isneginf", "isposinf", "relu", "gelu", "softmax",
-]
 
 # [names users reach for: constants, index helpers, printing, host helpers, iterators]
 from numpy import e, euler_gamma, inf, nan, newaxis, pi  # noqa: E402
-from ._core.index_tricks import c_, index_exp, mgrid, ndindex, ogrid, r_, s_  # noqa: E402
-from ._core.iterators import (  # noqa: E402
-    broadcast, flatiter, ndenumerate, nditer, nested_iters,
-)
-# (printing, host helpers, datetime helpers and frompyfunc/vectorize: see _LAZY)
-from ._core.conversions import (  # noqa: E402
-    asanyarray, asarray_chkfinite, from_numpy, to_numpy,
-)
+# (index helpers, iterators, conversions, printing, host helpers, datetime helpers and
+# frompyfunc/vectorize: see _LAZY)
+_LAZY.export("._core.index_tricks", ("c_", "index_exp", "mgrid", "ndindex", "ogrid", "r_", "s_"))
+_LAZY.export("._core.iterators", ("broadcast", "flatiter", "ndenumerate", "nditer", "nested_iters"))
+_LAZY.export("._core.conversions", ("asanyarray", "asarray_chkfinite", "from_numpy", "to_numpy"))
 # (memmap and emath: see _LAZY)
 # NumPy's other scalar types: asnumpy arrays hold numbers only, so making one with
 # these dtypes raises TypeError; they serve isinstance/issubdtype checks and host data.

@@ -6,13 +6,18 @@ printing, polynomials, ...) is listed here as data and imported the first
 time one of its names is touched, through the package's module-level
 ``__getattr__``.  The value is then stored in the package's namespace, so
 later accesses are plain attribute lookups and return the same object.
+
+Methods of :class:`asnumpy.ndarray` that such a part defines (``a.sum()``,
+``a.sort()``, ``a.__dlpack__``) are placeholders (:class:`LazyAttribute`) until
+then: the first access imports the part, whose import sets the real attribute on
+the class, and every later access finds that attribute directly.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 
-__all__ = ["LazyExports"]
+__all__ = ["LazyExports", "LazyAttribute"]
 
 
 class LazyExports:
@@ -36,7 +41,21 @@ class LazyExports:
         self._namespace = namespace
         self._home = {name: None for name in submodules}
         for module, exported in (names or {}).items():
-            self._home.update(dict.fromkeys(exported, module))
+            self.export(module, exported)
+
+    def export(self, module: str, names) -> list[str]:
+        """Add `names`, provided by `module`, to the lazily imported ones; return them
+        as a list (for the package's ``__all__``)."""
+        self._home.update(dict.fromkeys(names, module))
+        return list(names)
+
+    def by_module(self) -> dict[str, tuple[str, ...]]:
+        """Module -> the names it provides (submodules, exported as themselves, left out)."""
+        table: dict[str, tuple[str, ...]] = {}
+        for name, module in self._home.items():
+            if module is not None:
+                table[module] = (*table.get(module, ()), name)
+        return table
 
     def __contains__(self, name: str) -> bool:
         return name in self._home
@@ -55,3 +74,55 @@ class LazyExports:
     def dir(self) -> list[str]:
         """The package's names, loaded or not (its ``__dir__``)."""
         return sorted(set(self._namespace) | set(self._home))
+
+
+class LazyAttribute:
+    """A class attribute that a module defines when it is imported, imported on first access.
+
+    The module sets the real attribute on the class as it is imported (ndarray's methods
+    from the front end's packages: ``_methods.attach_methods``, the interop modules), which
+    replaces this placeholder; the access that imported it then returns the real one.
+    It is a data descriptor, so that assigning (``a.flat = 3``) loads the module first too.
+
+    Parameters
+    ----------
+    owner : type
+        The class the attribute belongs to.
+    name : str
+        The attribute's name.
+    module : str
+        The absolute name of the module that defines it.
+    """
+
+    __slots__ = ("_owner", "_name", "_module")
+
+    def __init__(self, owner: type, name: str, module: str):
+        self._owner, self._name, self._module = owner, name, module
+
+    @classmethod
+    def install(cls, owner: type, table: dict) -> None:
+        """Set a placeholder on `owner` for each ``module: names`` of `table`."""
+        for module, names in table.items():
+            for name in names:
+                setattr(owner, name, cls(owner, name, module))
+
+    def _load(self) -> None:
+        import_module(self._module)
+        if vars(self._owner).get(self._name) is self:      # the module left it in place
+            raise AttributeError(f"{self._module} does not define "
+                                 f"{self._owner.__name__}.{self._name}")
+
+    def __get__(self, instance, owner=None):
+        self._load()
+        return getattr(owner if instance is None else instance, self._name)
+
+    def __set__(self, instance, value) -> None:
+        self._load()
+        setattr(instance, self._name, value)
+
+    def __delete__(self, instance) -> None:
+        self._load()
+        delattr(instance, self._name)
+
+    def __repr__(self) -> str:
+        return f"<{self._owner.__name__}.{self._name}, defined by {self._module} on first use>"
