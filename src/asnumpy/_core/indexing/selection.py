@@ -52,11 +52,23 @@ def where(condition, x=_MISSING, y=_MISSING):
     if x is _MISSING or y is _MISSING:
         raise ValueError("either both or neither of x and y should be given")
     device = device_of(condition, x, y)
-    probe = np.where(standin(condition), standin(x), standin(y))
-    out = empty(probe.shape, probe.dtype, device, func="where")
+    shape, dtype = _where_result(standin(condition), standin(x), standin(y))
+    out = empty(shape, dtype, device, func="where")
     launch_into((out,), "where", tuple(to_device(v, device, "where") for v in (condition, x, y)),
                 {}, "where")
     return out
+
+
+def _where_result(*standins):
+    """The shape and dtype of ``numpy.where`` of the host stand-ins, without
+    computing it at full size (NumPy's errors when the shapes don't broadcast)."""
+    try:
+        shape = np.broadcast_shapes(*map(np.shape, standins))
+    except ValueError:
+        np.where(*standins)                   # raises NumPy's own broadcasting error
+        raise
+    tiny = [np.zeros((), v.dtype) if isinstance(v, np.ndarray) else v for v in standins]
+    return shape, np.where(*tiny).dtype
 
 
 @named("select")

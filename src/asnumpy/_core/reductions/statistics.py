@@ -86,6 +86,9 @@ def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=NoValue, where=NoV
         warn("Degrees of freedom <= 0 for slice")
     if dtype is None and arr.dtype.kind in "biu":
         dtype = _F8
+    if ((mean is NoValue or mean is None) and out is None and where is True and not too_few
+            and _one_kernel(arr, dtype)):
+        return _var_kernel(arr, axis, dtype, ddof, keepdims)
     if mean is not NoValue and mean is not None:
         arrmean = mean
     else:
@@ -112,6 +115,26 @@ def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=NoValue, where=NoV
     else:
         rcount = UFUNCS["maximum"](UFUNCS["subtract"](rcount, ddof), 0)
     return divide_by_count(ret, rcount)
+
+
+def _one_kernel(arr, dtype) -> bool:
+    """Whether ``var`` of real ``arr`` runs as one ``var`` kernel: on back ends
+    that run NumPy's loops, which have one (the cpu's reads the data once,
+    in cache-sized pieces); other back ends compose it from ufunc calls."""
+    return (getattr(arr._device.backend, "runs_numpy_loops", False) and arr.size > 0
+            and arr.dtype.kind in "biuf" and (dtype is None or np.dtype(dtype).kind == "f"))
+
+
+def _var_kernel(arr, axis, dtype, ddof, keepdims):
+    """``numpy.var`` of ``arr`` by one kernel launch into a new array."""
+    axes = reduced_axes(axis, arr.ndim)
+    shape = tuple(1 if i in axes else n for i, n in enumerate(arr.shape)
+                  if keepdims or i not in axes)
+    out = empty(shape, np.dtype(dtype) if dtype is not None else arr.dtype, arr._device,
+                func="var")
+    launch("numpy_function", (out,), "var", (arr,),
+           {"axis": axes, "dtype": dtype, "ddof": ddof, "keepdims": keepdims}, func="var")
+    return out
 
 
 _define = functools.partial(define, __name__)

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import fpstatus, parallel
 from .kernels import view
+from .statistics_kernels import CPU_FUNCTIONS
 
 __all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "SPLIT_MIN_WORK", "STANDARD_VALUES",
            "UFUNCS"]
@@ -547,10 +548,13 @@ def numpy_function(outs, name, args, kwargs) -> None:
     the output's own view (the function was given ``out=`` that array) is
     not copied again.  With no ``outs`` the call runs for its side effects.
     """
-    function = _numpy_attribute(name)
     args = [_native_deep(x) for x in args]
     kwargs = {key: _native_deep(value) for key, value in kwargs.items()}
-    result = function(*args, **kwargs)
+    own = CPU_FUNCTIONS.get(name)        # this back end's faster version of the function
+    if own is not None:
+        own(tuple(map(view, outs)), *args, **kwargs)
+        return
+    result = _numpy_attribute(name)(*args, **kwargs)
     if not outs:                         # run for its side effect on the arrays in ``args``
         return
     results = tuple(result) if isinstance(result, tuple) else (result,)
