@@ -99,10 +99,25 @@ def _sort_line(x, kind, stable, want_index, dest_values, dest_index):
             values[lo:hi].sort(**sort_kw)
 
     flags = parallel.run(sort_run, parts)
-    runs = [(bounds[i], bounds[i + 1]) for i in range(parts)]
+    flags |= _merge_runs(values, index, bounds, dest_values, dest_index)
+    fpstatus.replay(flags, "sort")
+    return stable or _unambiguous(dest_values, x, want_index)
+
+
+def _merge_runs(values, index, bounds, dest_values, dest_index):
+    """Merge the sorted runs ``values[bounds[i]:bounds[i + 1]]`` into ``dest_values``.
+
+    Runs are merged pairwise, level by level (ties: the earlier run first,
+    so a stable sort stays stable); ``index`` (or None) is carried along
+    into ``dest_index``.  Returns the floating-point status flags raised.
+    """
+    n, parts = values.shape[0], len(bounds) - 1
+    want_index = index is not None
+    runs = list(itertools.pairwise(bounds))
+    flags = 0
     while len(runs) > 1:
         last = len(runs) <= 2
-        out_values = dest_values if last else _scratch(n, x.dtype)
+        out_values = dest_values if last else _scratch(n, values.dtype)
         out_index = (dest_index if last else _scratch(n, np.dtype(np.intp))) if want_index else None
         pairs = [(runs[i], runs[i + 1]) for i in range(0, len(runs) - 1, 2)]
         pieces = []
@@ -144,8 +159,88 @@ def _sort_line(x, kind, stable, want_index, dest_values, dest_index):
         values, index = out_values, out_index
         runs = [(pairs[i][0][0], pairs[i][1][1]) for i in range(len(pairs))] + (
             [runs[-1]] if len(runs) % 2 else [])
-    fpstatus.replay(flags, "sort")
-    return stable or _unambiguous(values, x, want_index)
+    return flags
+
+
+# Packed-key argsort: for dtypes of up to 32 bits, ``argsort`` is a plain sort
+# of 64-bit keys ``(order bits of the value) << 32 | index``.  The keys are
+# distinct, so any sort of them (NumPy's fast SIMD one) gives the stable order
+# of the values, and merging runs moves one array instead of two.
+_INDEX_BITS = 32
+_INDEX_MASK = np.uint64((1 << _INDEX_BITS) - 1)
+
+
+def _order_bits(x):
+    """Unsigned integers that sort as NumPy sorts ``x`` (a dtype of 32 bits at most).
+
+    Values NumPy's sort holds equal get equal bits: ``-0.0`` and ``0.0``, and
+    every NaN (sorted last, above ``inf``).
+    """
+    unsigned = np.dtype(f"u{x.dtype.itemsize}")
+    if x.dtype.kind in "bu":
+        return x.view(unsigned)
+    sign = unsigned.type(1 << (8 * unsigned.itemsize - 1))
+    if x.dtype.kind == "i":                  # two's complement: flip the sign bit
+        return x.view(unsigned) ^ sign
+    bits = (x + x.dtype.type(0)).view(unsigned)      # + 0 makes -0.0 into 0.0
+    # IEEE order: negative values reversed (all bits flipped), positive ones above them
+    flip = np.negative(bits >> unsigned.type(8 * unsigned.itemsize - 1)) | sign
+    bits ^= flip
+    np.copyto(bits, np.iinfo(unsigned).max, where=np.isnan(x))
+    return bits
+
+
+def _packable(x):
+    return (x.dtype.kind in "biuf" and x.dtype.itemsize <= 4
+            and x.shape[0] <= 1 << _INDEX_BITS)
+
+
+def _argsort_packed(x, stable, dest_index):
+    """``dest_index[...] = numpy.argsort(x)`` for 1-D ``x`` of a :func:`_packable` dtype.
+
+    The result is the stable order; for an unstable kind it is NumPy's only
+    when no two values tie, so False is returned (and the caller sorts
+    again) when some do.
+    """
+    n = x.shape[0]
+    parts = parallel.thread_count()
+    bounds = _bounds(n, parts)
+    keys = _scratch(n, np.dtype(np.uint64))
+    shift = np.uint64(_INDEX_BITS)
+
+    def sort_run(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        run = keys[lo:hi]
+        np.copyto(run, _order_bits(x[lo:hi]), casting="unsafe")
+        np.left_shift(run, shift, out=run)
+        np.bitwise_or(run, np.arange(lo, hi, dtype=np.uint64), out=run)
+        run.sort()
+
+    parallel.run(sort_run, parts)
+    merged = _scratch(n, np.dtype(np.uint64))
+    _merge_runs(keys, None, bounds, merged, None)
+    ties = []
+
+    def unpack(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        np.bitwise_and(merged[lo:hi], _INDEX_MASK, out=dest_index[lo:hi], casting="unsafe")
+        if not stable:                       # neighbours with equal value bits tie
+            neighbours = merged[max(lo - 1, 0):hi]
+            if np.any((neighbours[1:] ^ neighbours[:-1]) <= _INDEX_MASK):
+                ties.append(i)
+
+    parallel.run(unpack, parts)
+    return stable or not ties
+
+
+# An unstable argsort is NumPy's only without ties; a sorted sample of every
+# SAMPLE_STEP-th element that holds ties shows it is not worth trying.
+SAMPLE_STEP = 16
+
+
+def _sample_ties(x):
+    """True when a sample of 1-D ``x`` already holds values that tie in sort order."""
+    return not _unambiguous(np.sort(x[::SAMPLE_STEP]), None, True)
 
 
 def _unambiguous(s, x, want_index):
@@ -201,9 +296,15 @@ def _sort_into(dest, x, axis, kind, stable, want_index):
         if x.ndim == 1:
             stable_kind = _is_stable(kind, stable)
             if want_index:
-                values = np.empty(x.shape[0], x.dtype)
-                if _sort_line(x, kind, stable_kind, True, values, dest):
-                    return
+                if not stable_kind and _sample_ties(x):
+                    pass                     # ties: only NumPy's own sort gives its order
+                elif _packable(x):
+                    if _argsort_packed(x, stable_kind, dest):
+                        return
+                else:
+                    values = np.empty(x.shape[0], x.dtype)
+                    if _sort_line(x, kind, stable_kind, True, values, dest):
+                        return
             elif _sort_line(x, kind, stable_kind, False, dest, None):
                 return
         else:
