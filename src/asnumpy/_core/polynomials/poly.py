@@ -24,15 +24,31 @@ from ..reductions._common import any_true, named
 from ..ufuncs import UFUNCS
 
 __all__ = [
-    "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-    "polyval", "roots",
+    "PolynomialObject", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
+    "polysub", "polyval", "roots",
 ]
 
 
-def _is_poly1d(value):
-    from .poly1d import poly1d
+class PolynomialObject:
+    """The base of :class:`~asnumpy.poly1d`: what these functions take as a polynomial object.
 
-    return isinstance(value, poly1d)
+    poly1d.py (the class, built on these functions) sits above this module, so a
+    result is made a polynomial object again through its operand's own class.
+    """
+
+    __slots__ = ()
+
+
+def _is_poly1d(value):
+    return isinstance(value, PolynomialObject)
+
+
+def _poly_class(*values):
+    """The class of the first polynomial object among ``values`` (results take it), or None."""
+    for value in values:
+        if isinstance(value, PolynomialObject):
+            return type(value)
+    return None
 
 
 def _array(value, device, func):
@@ -109,16 +125,14 @@ def polyval(p, x):
 
 
 def _wrap_marker(result, truepoly):
-    if truepoly:
-        from .poly1d import poly1d
-
-        return poly1d(result)
-    return result
+    """``result`` as a ``truepoly`` (a polynomial class, from :func:`_poly_class`), or as is."""
+    return result if truepoly is None else truepoly(result)
 
 
 def _pair(a1, a2, convert, func):
-    """``(truepoly, device, a1, a2)``: whether a poly1d is among them, and both ``convert``-ed."""
-    truepoly = _is_poly1d(a1) or _is_poly1d(a2)
+    """``(truepoly, device, a1, a2)``: the class of a poly1d among them (else None), and
+    both ``convert``-ed."""
+    truepoly = _poly_class(a1, a2)
     device = device_of(a1, a2, getattr(a1, "coeffs", None), getattr(a2, "coeffs", None))
     return truepoly, device, convert(a1, device, func), convert(a2, device, func)
 
@@ -227,7 +241,7 @@ def polyder(p, m=1):
     numpy.polyder, polyint
     """
     m = _order(m, "derivative", "polyint")
-    truepoly = _is_poly1d(p)
+    truepoly = _poly_class(p)
     device = device_of(p, getattr(p, "coeffs", None))
     p = _array(p, device, "polyder")
     if p.ndim == 0:
@@ -266,7 +280,7 @@ def polyint(p, m=1, k=None):
     numpy.polyint, polyder
     """
     m = _order(m, "integral", "polyder")
-    truepoly = _is_poly1d(p)
+    truepoly = _poly_class(p)
     device = device_of(p, getattr(p, "coeffs", None), k)
     if k is None:
         k = zeros((m,), float, device=device)
@@ -323,10 +337,8 @@ def polydiv(u, v):
     if r.shape[0] > 1:
         far = UFUNCS["logical_not"](UFUNCS["less_equal"](UFUNCS["absolute"](r[:-1]), 1e-8))
         r = r[min(_first_nonzero(far), r.shape[0] - 1):]
-    if truepoly:
-        from .poly1d import poly1d
-
-        return poly1d(q), poly1d(r)
+    if truepoly is not None:
+        return truepoly(q), truepoly(r)
     return q, r
 
 

@@ -11,6 +11,7 @@ from ..ndarray import ndarray
 from ..reductions._common import any_true
 from ..ufuncs import UFUNCS
 from .poly import (
+    PolynomialObject,
     _trimmed,
     poly,
     polyadd,
@@ -26,7 +27,7 @@ from .poly import roots as _roots
 __all__ = ["poly1d"]
 
 
-class poly1d:
+class poly1d(PolynomialObject):
     """A one-dimensional polynomial, as ``numpy.poly1d``; coefficients live on the device.
 
     Parameters
