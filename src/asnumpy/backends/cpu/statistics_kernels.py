@@ -88,14 +88,17 @@ def var(outs, a, axis=None, dtype=None, ddof=0, keepdims=False):
     def whole():
         np.var(a, axis=axes, dtype=dtype, out=o, ddof=ddof, keepdims=keepdims)
 
-    if a.ndim and len(axes) == a.ndim and (a.flags.c_contiguous or a.flags.f_contiguous):
+    # Chan's combination runs in double precision: float16 sums that overflow
+    # in NumPy would not, so those cut along kept axes only (NumPy's result).
+    combine = np.dtype(dtype if dtype is not None else a.dtype).itemsize >= 4
+    if combine and a.ndim and len(axes) == a.ndim and (a.flags.c_contiguous or a.flags.f_contiguous):
         flat = a.reshape(-1) if a.flags.c_contiguous else a.T.reshape(-1)
         cut = _cut(flat, (0,), VAR_PIECE)
         if cut is not None:
             _var_across(flat, (0,), cut, o.reshape((1,)), dtype, ddof, whole)
             return
     cut = _cut(a, axes, VAR_PIECE)
-    if cut is None:
+    if cut is None or (cut[0] in axes and not combine):
         whole()
     elif cut[0] in axes:
         target = o if keepdims else np.expand_dims(o, axes)

@@ -1,0 +1,266 @@
+"""The cpu back end's own var/std, argmax/argmin and where (backends/cpu/statistics_kernels).
+
+Differential against NumPy through :mod:`asnumpy.testing`, on fresh random
+data.  The piece sizes are lowered (``small_pieces``) so that small arrays are
+cut into many pieces, spread over the threads, with uneven tails: the
+kept-axis pieces (``numpy.var`` of each), the reduced-axis pieces (Chan's
+combination), the split searches and the blocked bit selection all run.
+"""
+
+import warnings
+
+import numpy
+import pytest
+
+import asnumpy
+from asnumpy import testing
+from asnumpy.backends.cpu import parallel, statistics_kernels
+
+F2, F4, F8 = numpy.float16, numpy.float32, numpy.float64
+# Chan's combination rounds differently from NumPy's two passes (it is more accurate)
+RTOL = {F2: 1e-2, F4: 2e-5, F8: 1e-12, "default": 0}
+ATOL = {F2: 1e-2, F4: 1e-4, F8: 1e-10, "default": 0}
+REAL = [numpy.bool_, numpy.int8, numpy.uint16, numpy.int32, numpy.int64, F2, F4, F8]
+
+
+@pytest.fixture(autouse=True, params=[1, 2], ids=["1thread", "2threads"])
+def small_pieces(request, monkeypatch):
+    """Pieces of a few elements, on one thread and on two."""
+    monkeypatch.setattr(statistics_kernels, "VAR_PIECE", 37)
+    monkeypatch.setattr(statistics_kernels, "ARG_SPLIT_MIN_BYTES", 64)
+    monkeypatch.setattr(statistics_kernels, "WHERE_BLOCK", 16)
+    monkeypatch.setattr(statistics_kernels, "_WHERE_PIECE", 48)
+    before = parallel.thread_count()
+    parallel.set_thread_count(request.param)
+    yield
+    parallel.set_thread_count(before)
+
+
+def random_real(shape, dtype, xp, offset=3.0):
+    """Random values of ``dtype`` around ``offset`` (floats), or of their range (integers)."""
+    dtype = numpy.dtype(dtype)
+    if dtype.kind == "b":
+        host = numpy.random.random_sample(shape) < 0.5
+    elif dtype.kind in "iu":
+        info = numpy.iinfo(dtype)
+        host = numpy.random.randint(max(info.min, -1000), min(info.max, 1000), size=shape)
+    else:
+        host = numpy.random.standard_normal(shape) * 10 + offset
+    return xp.asarray(numpy.asarray(host).astype(dtype))
+
+
+VIEWS = {
+    "contiguous": lambda a: a,
+    "transposed": lambda a: a.transpose(2, 0, 1),
+    "reversed": lambda a: a[::-1, :, ::-1],
+    "strided": lambda a: a[:, ::2, 1:],
+    "fortran": lambda a: a.T,
+}
+
+
+# ---------------------------------------------------------------------------
+# var / std
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), (1, 2)])
+@pytest.mark.parametrize("func", ["var", "std"])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_std_in_pieces(xp, func, axis, view):
+    a = VIEWS[view](random_real((9, 14, 11), F4, xp))
+    return getattr(xp, func)(a, axis=axis)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_dtypes(xp, dtype, axis):
+    return xp.var(random_real((40, 23), dtype, xp), axis=axis)
+
+
+@pytest.mark.parametrize("ddof", [0, 1, 2.5, -1])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_ddof_keepdims(xp, axis, keepdims, ddof):
+    return xp.std(random_real((30, 17), F8, xp), axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+@pytest.mark.parametrize("dtype", [F4, F8])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_dtype_argument(xp, dtype):
+    return xp.var(random_real((50, 20), F4, xp), axis=0, dtype=dtype)
+
+
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_large_offset_stays_accurate(xp):
+    # The mean dwarfs the spread: combined piece means must not cancel badly.
+    return xp.var(random_real((4000,), F8, xp, offset=1e6))
+
+
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_with_nan(xp):
+    host = numpy.random.standard_normal((20, 30))
+    host[3, 7] = host[15, 2] = numpy.nan
+    return xp.var(xp.asarray(host), axis=0), xp.var(xp.asarray(host))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_with_inf_warns_as_numpy(xp, axis):
+    host = numpy.random.standard_normal((20, 30))
+    host[3, 7] = numpy.inf
+    with pytest.warns(RuntimeWarning, match="invalid value encountered in subtract"):
+        return xp.var(xp.asarray(host), axis=axis)
+
+
+@testing.numpy_asnumpy_array_equal(accept_error=FloatingPointError)
+def test_var_overflow_raises_under_errstate(xp):
+    a = xp.asarray(numpy.full((50, 4), 3e38, F4) * numpy.array([1, -1, 1, -1], F4))
+    with numpy.errstate(over="raise"):
+        return xp.var(a, axis=0)
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (0, 5), (1, 1)])
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True)
+def test_var_tiny_and_empty(xp, shape):
+    a = xp.asarray(numpy.arange(numpy.prod(shape), dtype=F8).reshape(shape))
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # empty: "Degrees of freedom"
+        return xp.var(a)
+
+
+@testing.with_seed()
+def test_var_kept_axis_pieces_are_numpys_result():
+    # Cut along kept axes only, each piece is numpy.var of the piece: the same bits.
+    host = numpy.random.standard_normal((64, 50)).astype(F4)
+    testing.assert_array_equal(asnumpy.var(asnumpy.asarray(host), axis=1),
+                               numpy.var(host, axis=1))
+
+
+@pytest.mark.parametrize("device", ["cpu:0", "cpu:1"])
+@testing.with_seed()
+def test_var_on_each_device(device):
+    host = numpy.random.standard_normal((40, 30))
+    result = asnumpy.std(asnumpy.asarray(host, device=device), axis=0)
+    assert str(result.device) == device
+    testing.assert_allclose(result, numpy.std(host, axis=0), rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# argmax / argmin
+
+@pytest.mark.parametrize("func", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", REAL + [numpy.complex64])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_arg_extreme_split(xp, dtype, func):
+    host = numpy.asarray(random_real((997,), dtype, numpy)).astype(dtype)
+    host[numpy.random.randint(0, 997, 40)] = host.max() if func == "argmax" else host.min()
+    return getattr(xp, func)(xp.asarray(host))
+
+
+@pytest.mark.parametrize("func", ["argmax", "argmin"])
+@pytest.mark.parametrize("nans", [(), (600,), (900, 300), (0,), (996,)])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_arg_extreme_first_nan_wins(xp, func, nans):
+    host = numpy.random.standard_normal(997).astype(F4)
+    host[list(nans)] = numpy.nan
+    return getattr(xp, func)(xp.asarray(host))
+
+
+@pytest.mark.parametrize("func", ["argmax", "argmin"])
+@pytest.mark.parametrize("view", sorted(VIEWS))
+@pytest.mark.parametrize("axis", [None, 0, -1])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_arg_extreme_views_and_axes(xp, view, axis, func):
+    a = VIEWS[view](random_real((9, 14, 11), F8, xp))
+    return getattr(xp, func)(a, axis=axis), getattr(xp, func)(a, axis=axis, keepdims=True)
+
+
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_argmax_into_out(xp):
+    out = xp.zeros((), numpy.intp)
+    xp.argmax(xp.asarray(numpy.arange(500.0)[::-1] % 77), out=out)
+    return out
+
+
+@testing.numpy_asnumpy_array_equal(accept_error=ValueError)
+def test_argmax_of_empty_raises(xp):
+    return xp.argmax(xp.zeros((0,), F4))
+
+
+# ---------------------------------------------------------------------------
+# where
+
+@pytest.mark.parametrize("dtype", REAL + [numpy.uint64])
+@pytest.mark.parametrize("other", ["zero", "scalar", "array"])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_where_selects_bits(xp, dtype, other):
+    x = random_real((301,), dtype, xp)
+    y = {"zero": 0, "scalar": True if numpy.dtype(dtype).kind == "b" else 7,
+         "array": random_real((301,), dtype, xp)}[other]
+    condition = xp.asarray(numpy.random.random_sample(301) < 0.5)
+    return xp.where(condition, x, y)
+
+
+@testing.with_seed()
+def test_where_keeps_signed_zeros_and_nan_payloads():
+    host = numpy.random.standard_normal(300).astype(F4)
+    host[::7] = -0.0
+    host[::11] = numpy.frombuffer(numpy.uint32(0x7FC01234).tobytes(), F4)[0]
+    condition = numpy.random.random_sample(300) < 0.5
+    for y in (0, -0.0, numpy.float32(numpy.nan)):
+        got = asnumpy.where(asnumpy.asarray(condition), asnumpy.asarray(host), y).get()
+        want = numpy.where(condition, host, y)
+        assert got.dtype == want.dtype
+        testing.assert_array_equal(got.view(numpy.uint32), want.view(numpy.uint32))
+
+
+@pytest.mark.parametrize("case", ["broadcast", "promoted", "strided", "float_into_int",
+                                  "scalar_condition", "2d"])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_where_other_shapes_and_dtypes(xp, case):
+    x = random_real((20, 30), F4, xp)
+    c = xp.asarray(numpy.random.random_sample((20, 30)) < 0.5)
+    if case == "broadcast":
+        return xp.where(c[:1], x, random_real((30,), F4, xp))
+    if case == "promoted":
+        return xp.where(c, x, random_real((20, 30), F8, xp))
+    if case == "strided":
+        return xp.where(c[:, ::2], x[:, 1::2], 0)
+    if case == "float_into_int":
+        return xp.where(c, random_real((20, 30), numpy.int16, xp), 2.5)
+    if case == "scalar_condition":
+        return xp.where(True, x, 0)
+    return xp.where(c, x, -1.5)
+
+
+@testing.numpy_asnumpy_array_equal(accept_error=ValueError)
+def test_where_shapes_that_do_not_broadcast(xp):
+    return xp.where(xp.zeros(3, bool), xp.zeros(4), 0)
+
+
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_where_empty(xp):
+    return xp.where(xp.zeros((0, 3), bool), xp.zeros((0, 3), F4), 0)
+
+
+@pytest.mark.parametrize("device", ["cpu:0", "cpu:1"])
+@testing.with_seed()
+def test_where_on_each_device(device):
+    host = numpy.random.standard_normal(500).astype(F4)
+    a = asnumpy.asarray(host, device=device)
+    result = asnumpy.where(a > 0, a, 0)
+    assert str(result.device) == device
+    testing.assert_array_equal(result, numpy.where(host > 0, host, 0))
