@@ -97,7 +97,7 @@ rfftfreq = _make_frequencies(
 
 
 def _shift(func, x, axes, sign):
-    from .. import roll
+    from .._core.rearranging import roll
     from .._core.creation._common import _target_device as target
 
     x = to_device(x, target(None, x), func)

@@ -446,7 +446,8 @@ class Generator:
         -------
         ndarray
         """
-        from .. import asarray, take
+        from .._core.indexing import take
+        from .._core.transfer import asarray
 
         if not isinstance(x, ndarray) and np.ndim(x) == 0:
             n = operator.index(x)
@@ -472,7 +473,7 @@ class Generator:
         axis : int, optional
             Axis to shuffle along.
         """
-        from .. import take
+        from .._core.indexing import take
 
         if not isinstance(x, ndarray):
             raise TypeError("shuffle works on asnumpy arrays only; use numpy.random for "
@@ -501,7 +502,7 @@ class Generator:
         -------
         ndarray
         """
-        from .. import asarray
+        from .._core.transfer import asarray
 
         array = asarray(x)
         self._probe_generator().permuted(np.empty((1,) * array.ndim or (), array.dtype)
@@ -539,7 +540,8 @@ class Generator:
         -------
         ndarray
         """
-        from .. import asarray, take
+        from .._core.indexing import take
+        from .._core.transfer import asarray
 
         population = None
         if not isinstance(a, ndarray) and np.ndim(a) == 0:
