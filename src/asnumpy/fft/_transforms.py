@@ -1,4 +1,4 @@
-"""The transforms of :mod:`asnumpy.fft`: NumPy's pocketfft on device memory.
+"""The transforms of :mod:`asnumpy.fft`: pocketfft (NumPy's, or SciPy's) on device memory.
 
 The fourteen functions are generated from :data:`_TABLE` by :func:`_make`:
 one row per transform (its name, 1-D/2-D/N-D, the family, the direction and
