@@ -1,7 +1,8 @@
 """Back ends, discovered lazily: a missing one fails only when asked for.
 
 A back end is a module exposing ``BACKEND``, an object with
-``device_count()``, ``make_allocator(index)``, the host/device copy
+``device_count()``, ``make_allocator(index)``, ``default_stream_class``
+(the class of each device's default stream), the host/device copy
 functions and ``kernel(name)`` (see ``docs/architecture.md``).  Back ends
 never import the front end; they are handed arrays and read their layout.
 """

@@ -63,13 +63,12 @@ def _load_kind(kind: str) -> None:
 
 
 def _add_device(backend, kind, index):
-    from .stream import DefaultStream  # stream.py imports this module
-
     device = object.__new__(Device)
     device.kind, device.index, device.name = kind, index, f"{kind}:{index}"
     device.backend = backend
     device.memory_pool = MemoryPool(device, backend.make_allocator(index))
-    device.default_stream = getattr(backend, "default_stream_class", DefaultStream)(device)
+    # the back end names its default stream's class: this module stays below stream.py
+    device.default_stream = backend.default_stream_class(device)
     device._streams = weakref.WeakSet()
     # errors of work on streams collected before anyone synchronized them
     device._orphaned_errors = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...runtime.memory import MemoryPool
+from ...runtime.stream import DefaultStream
 from . import parallel
 from .allocator import MMAP_THRESHOLD, CpuAllocator, MemoryWindow, address_of
 from .fft_kernels import FFT_KERNELS
@@ -30,6 +31,8 @@ class CpuBackend:
     # Host memory *is* cpu device memory: NumPy arrays can be aliased with
     # copy=False, and transfers need no staging.
     can_alias_host = True
+    # Each device's default stream runs a launch inline, on the caller's thread.
+    default_stream_class = DefaultStream
 
     def make_allocator(self, index: int) -> CpuAllocator:
         return CpuAllocator(index)
