@@ -14,6 +14,11 @@ the one a single ``numpy.sort``/``numpy.argsort`` gives:
   (``-0.0``/``0.0``, NaNs with different payloads; for argsort: any tie):
   that is checked after the merge, and the line is sorted again by one
   NumPy call if it fails.
+* ``argsort`` of a long line of 32 bits or less sorts 64-bit keys ``(order
+  bits) << 32 | index`` as above: distinct keys, so the fastest (SIMD) sort
+  gives the stable order, and the merges move one array instead of two.
+  An unstable kind gives NumPy's order only without ties: a sorted sample
+  holding ties sends the line straight to one NumPy call.
 
 ``call_held`` / ``copy_held`` run a NumPy function whose result sizes depend
 on the data (``unique``, set operations, ``bincount`` ...): the first writes
