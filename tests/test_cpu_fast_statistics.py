@@ -28,6 +28,7 @@ def small_pieces(request, monkeypatch):
     """Pieces of a few elements, on one thread and on two."""
     monkeypatch.setattr(statistics_kernels, "VAR_PIECE", 37)
     monkeypatch.setattr(statistics_kernels, "ARG_SPLIT_MIN_BYTES", 64)
+    monkeypatch.setattr(statistics_kernels, "_ARG_PIECE_BYTES", 400)
     monkeypatch.setattr(statistics_kernels, "WHERE_BLOCK", 16)
     monkeypatch.setattr(statistics_kernels, "_WHERE_PIECE", 48)
     before = parallel.thread_count()
@@ -264,3 +265,24 @@ def test_where_on_each_device(device):
     result = asnumpy.where(a > 0, a, 0)
     assert str(result.device) == device
     testing.assert_array_equal(result, numpy.where(host > 0, host, 0))
+
+
+# ---------------------------------------------------------------------------
+# which reductions are split (math_kernels' measured thresholds)
+
+@pytest.mark.parametrize("dtype, sum_dtype, splits", [
+    (F4, None, False), (F8, None, False), (numpy.int64, None, False),
+    (numpy.int32, None, True), (F4, F8, True), (F2, None, True)])
+def test_only_converting_reductions_split(monkeypatch, dtype, sum_dtype, splits):
+    from asnumpy.backends.cpu import math_kernels
+
+    monkeypatch.setattr(math_kernels, "REDUCE_SPLIT_MIN", 64)
+    monkeypatch.setattr(math_kernels, "REDUCE_CHUNK", 16)
+    calls = []
+    split = math_kernels._reduce_split
+    monkeypatch.setattr(math_kernels, "_reduce_split", lambda *args: calls.append(args) or
+                        split(*args))
+    host = numpy.arange(1000).astype(dtype)
+    result = asnumpy.asarray(host).sum(dtype=sum_dtype)
+    testing.assert_allclose(result, host.sum(dtype=sum_dtype), rtol=1e-3)
+    assert bool(calls) == splits

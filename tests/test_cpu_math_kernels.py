@@ -39,6 +39,7 @@ def split(monkeypatch):
     """Split everything bigger than a few dozen elements, across 4 threads."""
     monkeypatch.setattr(mk, "SPLIT_MIN_WORK", 64)
     monkeypatch.setattr(mk, "REDUCE_SPLIT_MIN", 64)
+    monkeypatch.setattr(mk, "REDUCE_STREAMING_SPLIT_MIN", 64)
     monkeypatch.setattr(mk, "REDUCE_CHUNK", 16)
     before = parallel.thread_count()
     parallel.set_thread_count(4)
@@ -514,6 +515,7 @@ def fsum_error(total, host):
 def test_float32_sum_accuracy(monkeypatch, runs):
     """Real chunk size: a large float32 sum is as accurate as NumPy's pairwise sum."""
     monkeypatch.setattr(mk, "REDUCE_SPLIT_MIN", mk.REDUCE_CHUNK)
+    monkeypatch.setattr(mk, "REDUCE_STREAMING_SPLIT_MIN", mk.REDUCE_CHUNK)
     rng = np.random.default_rng()
     n = 3 * mk.REDUCE_CHUNK + 12345
     for host in [rng.random(n, np.float32), (rng.random(n) + 100).astype(np.float32),
@@ -530,8 +532,10 @@ def test_float32_sum_accuracy(monkeypatch, runs):
     assert runs[0] == 4
 
 
-def test_mean_sized_sum_is_split_and_deterministic(runs):
-    """3000 x 3000 float32 with the real thresholds: split, same bits for any thread count."""
+def test_mean_sized_sum_is_split_and_deterministic(monkeypatch, runs):
+    """3000 x 3000 float32 split as the real thresholds split a converting sum (streaming
+    ones are not split): same bits for any thread count."""
+    monkeypatch.setattr(mk, "REDUCE_STREAMING_SPLIT_MIN", mk.REDUCE_SPLIT_MIN)
     rng = np.random.default_rng()
     host = rng.standard_normal((3000, 3000), np.float32)
     before = parallel.thread_count()

@@ -38,8 +38,8 @@ from . import fpstatus, parallel
 from .kernels import view
 from .statistics_kernels import CPU_FUNCTIONS
 
-__all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "SPLIT_MIN_WORK", "STANDARD_VALUES",
-           "UFUNCS"]
+__all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN",
+           "SPLIT_MIN_WORK", "STANDARD_VALUES", "UFUNCS"]
 
 _ndarray = np.ndarray
 
@@ -58,7 +58,22 @@ _ndarray = np.ndarray
 SPLIT_MIN_WORK = 1 << 26
 # Reductions over fewer elements are one NumPy call; larger ones are cut
 # into pieces of about REDUCE_CHUNK elements (at most REDUCE_MAX_CHUNKS).
+# Measured by timing each reduction as one call and split, alternating, from
+# 2**20 to 2**26 elements (benchmarks/thresholds.py at load average 1.3, and
+# per-dtype runs at load 1.3-4.6: sum/max/mean of float16/32/64, int8/32/64,
+# complex64, axis=None/0/1):
+# * a reduction that streams, in the operand's own dtype (float32/float64
+#   sum and mean, max, int64 sum, ...), already reads at the machine's memory
+#   bandwidth on one thread (float64 sum 31 GB/s, float32 24-27 GB/s; two
+#   threads together reach the same ~31 GB/s), so splitting lost at every size
+#   measured (0.27x-0.97x): those are never split (REDUCE_STREAMING_SPLIT_MIN);
+# * one that converts every element (int32 summed in int64, float32 in
+#   float64, float16) is compute-bound, about 1 element per ns: split, it ran
+#   1.09x at 2**23 and 1.53x at 2**26 elements (int32 into int64) with the
+#   second core partly busy; below 2**23 the hand-off and the partial results
+#   cost more than the second core gains (0.33-0.84x).
 REDUCE_SPLIT_MIN = 1 << 23
+REDUCE_STREAMING_SPLIT_MIN = 1 << 62    # never: no size measured gained
 REDUCE_CHUNK = 1 << 20
 REDUCE_MAX_CHUNKS = 64
 _SLABS_PER_THREAD = 4           # elementwise pieces per thread: a late or busy thread costs little
@@ -355,8 +370,9 @@ def reduce(out, name, array, axes, dtype, keepdims, initial, where) -> None:
     fold = name in STANDARD_VALUES and len(axes) == 1 and _folds(name, dtype or o.dtype, a)
     if fold and not np.isfinite(a).all():
         return _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
+    small = a.size < _split_min(a, o, dtype)
     if initial is None and where is None:
-        if a.size < REDUCE_SPLIT_MIN or not _reduce_split(f, a, o, axes, dtype, keepdims, {}):
+        if small or not _reduce_split(f, a, o, axes, dtype, keepdims, {}):
             f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims)
     else:
         kwargs = {}
@@ -364,10 +380,20 @@ def reduce(out, name, array, axes, dtype, keepdims, initial, where) -> None:
             kwargs["initial"] = initial
         if where is not None:
             kwargs["where"] = _native(where)
-        if a.size < REDUCE_SPLIT_MIN or not _reduce_split(f, a, o, axes, dtype, keepdims, kwargs):
+        if small or not _reduce_split(f, a, o, axes, dtype, keepdims, kwargs):
             f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims, **kwargs)
     if fold and np.isnan(o).any():
         _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
+
+
+def _split_min(a, o, dtype) -> int:
+    """The size from which a reduction of ``a`` into ``o`` is split: reductions
+    that convert each element (another accumulator or result dtype, float16's
+    arithmetic in float32) from REDUCE_SPLIT_MIN, streaming ones from
+    REDUCE_STREAMING_SPLIT_MIN."""
+    converts = (o.dtype != a.dtype or (dtype is not None and dtype != a.dtype)
+                or a.dtype == np.float16)
+    return REDUCE_SPLIT_MIN if converts else max(REDUCE_SPLIT_MIN, REDUCE_STREAMING_SPLIT_MIN)
 
 
 def _reduce_by_fold(name, a, o, axis, dtype, keepdims, initial, where):

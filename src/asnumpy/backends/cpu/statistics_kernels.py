@@ -43,10 +43,15 @@ __all__ = ["ARG_SPLIT_MIN_BYTES", "CPU_FUNCTIONS", "VAR_PIECE", "WHERE_BLOCK"]
 # std(axis=0) in 5.6 ms against 7-8 ms for 2**16 and 2**17 and NumPy's 13-16
 # ms; operands of at most one piece are one ``numpy.var`` call.
 VAR_PIECE = 1 << 18
-# argmax/argmin: below this many bytes one call (NumPy's SIMD search runs at
-# memory speed: 1 ms for 32 MiB; a hand-off costs 20-60 us).
-ARG_SPLIT_MIN_BYTES = 8 << 20
+# argmax/argmin: from this many bytes the search is split.  NumPy's SIMD
+# search already streams at the machine's memory bandwidth on one thread
+# (2**23 float32, 32 MiB, in 1.06 ms: 31 GB/s, all that two threads reach
+# together); split into 8 pieces it took 1.16 ms (0.91x) at load average 0.7,
+# and 0.22-1.14x from 2**20 to 2**25 elements under load: never split here,
+# as the streaming reductions (math_kernels.REDUCE_STREAMING_SPLIT_MIN).
+ARG_SPLIT_MIN_BYTES = 1 << 62
 # where: elements per block (the mask and three operands' blocks in L1/L2).
+_ARG_PIECE_BYTES = 4 << 20      # a split search's pieces
 WHERE_BLOCK = 1 << 14
 _WHERE_PIECE = 1 << 20          # elements per piece handed to a thread
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -165,7 +170,7 @@ def _arg_extreme(name):
         (o,) = outs
         if axis is None and a.flags.c_contiguous and a.nbytes >= ARG_SPLIT_MIN_BYTES:
             flat = a.reshape(-1)
-            count = max(2, min(64, a.nbytes // (ARG_SPLIT_MIN_BYTES // 2)))
+            count = max(2, min(64, a.nbytes // _ARG_PIECE_BYTES))
             bounds = [flat.size * i // count for i in range(count + 1)]
             found = np.empty(count, np.intp)
 
