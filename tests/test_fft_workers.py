@@ -73,6 +73,15 @@ def test_four_step_matches_numpy(low_thresholds, dtype, n, name, norm):
     assert low_thresholds == [(name, n)]
 
 
+def test_four_step_with_uncached_twiddles(low_thresholds, monkeypatch):
+    monkeypatch.setattr(fft_kernels, "TWIDDLE_CACHE_MAX_BYTES", 0)
+    host = _signal(3600, numpy.complex128)
+    for name in ("fft", "ifft"):
+        _check(getattr(asnumpy.fft, name)(asnumpy.asarray(host), norm="ortho"), host, name,
+               norm="ortho")
+    assert low_thresholds == [("fft", 3600), ("ifft", 3600)]
+
+
 @pytest.mark.parametrize("view", [lambda a: a[::-1], lambda a: a[1::2], lambda a: a[::-3]])
 def test_four_step_on_strided_views(low_thresholds, view):
     host = _signal(3000, numpy.complex64)

@@ -73,8 +73,7 @@ def _grid(n):
     return None
 
 
-@functools.lru_cache(maxsize=2)
-def _twiddles(rows, cols, dtype, inverse):
+def _make_twiddles(rows, cols, dtype, inverse):
     """``exp(-+2 pi i k j / n)`` for row ``k`` and column ``j`` (computed in double precision)."""
     n = rows * cols
     k_times_j = np.multiply.outer(np.arange(rows, dtype=np.int64), np.arange(cols)) % n
@@ -82,7 +81,19 @@ def _twiddles(rows, cols, dtype, inverse):
     table = np.empty((rows, cols), dtype)
     np.cos(angle, out=table.real)
     np.sin(angle, out=table.imag)
+    table.flags.writeable = False           # shared by every call that finds it cached
     return table
+
+
+# the last two tables (a transform and its inverse) are kept, up to this size each
+TWIDDLE_CACHE_MAX_BYTES = 1 << 27
+_cached_twiddles = functools.lru_cache(maxsize=2)(_make_twiddles)
+
+
+def _twiddles(rows, cols, dtype, inverse):
+    if rows * cols * dtype.itemsize <= TWIDDLE_CACHE_MAX_BYTES:
+        return _cached_twiddles(rows, cols, dtype, inverse)
+    return _make_twiddles(rows, cols, dtype, inverse)
 
 
 def _four_step(module, name, source, target, norm, workers):
