@@ -53,7 +53,7 @@ class memmap(ndarray):
         if source is None:
             source = asarray(mapped, device=device)
         self = object.__new__(cls)
-        self._adopt(source._buffer, source.shape, source.dtype, source.strides, source._offset,
+        self._adopt(source._realize(), source.shape, source.dtype, source.strides, source._offset,
                     device, source._base)
         self._writeable = mapped.flags.writeable
         self._map = mapped

@@ -23,6 +23,8 @@ from ._launch import check_same_device, empty, launch
 
 __all__ = ["ndarray", "Flags"]
 
+_new_object = object.__new__
+
 
 class Flags:
     """Memory-layout flags of an array, read like ``numpy.ndarray.flags``."""
@@ -159,9 +161,28 @@ class ndarray:
         array._native = None
         return array
 
+    @classmethod
+    def _adopt_native(cls, native, device):
+        """A new array over ``native``, a fresh NumPy result on a host-memory device.
+
+        The fast lane's result (ufuncs/fast.py): the NumPy array is the
+        array's view until something needs the buffer (:meth:`_realize`).
+        """
+        array = object.__new__(cls)
+        array._buffer = None
+        array._shape = native.shape
+        array._strides = native.strides
+        array._offset = 0
+        array._dtype = native.dtype
+        array._device = device
+        array._base = None
+        array._writeable = True
+        array._native = native
+        return array
+
     def _view(self, shape, strides, offset, dtype=None):
         """A new array sharing this one's memory."""
-        view = ndarray._from_buffer(self._buffer, shape, self._dtype if dtype is None else dtype,
+        view = ndarray._from_buffer(self._realize(), shape, self._dtype if dtype is None else dtype,
                                     strides, offset, self._device,
                                     self if self._base is None else self._base)
         view._writeable = self._writeable
@@ -169,10 +190,14 @@ class ndarray:
 
     def _realize(self):
         """The buffer holding this array's data: the one seam to its memory."""
-        return self._buffer
+        buffer = self._buffer
+        if buffer is None:          # a fast-lane result: NumPy's memory, adopted on first need
+            buffer = self._buffer = self._device.backend.adopt_host_result(self._native,
+                                                                           self._device)
+        return buffer
 
     def _buffer_writeable(self) -> bool:
-        handle = self._buffer.handle
+        handle = self._realize().handle
         flags = getattr(handle, "flags", None)
         return flags is None or flags.writeable
 
@@ -197,6 +222,7 @@ class ndarray:
             raise AttributeError(
                 f"asnumpy.ndarray.shape: incompatible shape {new_shape} for in-place "
                 "modification. Use `.reshape()` to make a copy with the desired shape.")
+        self._realize()                   # a fast-lane result keeps its memory (below)
         self._shape, self._strides = new_shape, strides
         self._native = None               # the cached host view had the old layout
 
@@ -231,6 +257,7 @@ class ndarray:
             raise ValueError(f"asnumpy.ndarray.strides: strides {strides} is not compatible "
                              f"with available memory ({nbytes} bytes)")
         self._strides = strides
+        self._realize()                   # a fast-lane result keeps its memory (below)
         self._native = None               # the cached host view had the old layout
 
     @strides.deleter
@@ -392,6 +419,35 @@ class ndarray:
     # -- indexing ---------------------------------------------------------
 
     def __getitem__(self, key) -> "ndarray":
+        kind, shape = type(key), self._shape
+        if (kind is int or kind is slice) and shape and 0 not in shape:
+            # the commonest keys, an int or a slice on the first axis, inlined
+            # (basic_index's rules for them; out of range: its IndexError below)
+            n, strides = shape[0], self._strides
+            native = None
+            if kind is int:
+                if not -n <= key < n:
+                    return self[(key,)]
+                offset = self._offset + (key + n if key < 0 else key) * strides[0]
+                shape, strides = shape[1:], strides[1:]
+            else:
+                start, stop, step = key.indices(n)
+                length = len(range(start, stop, step))
+                offset = self._offset + start * strides[0] if length else self._offset
+                shape = (length,) + shape[1:]
+                strides = ((strides[0] * step) if length else strides[0],) + strides[1:]
+                native = self._native
+                if native is not None:          # NumPy's view of the same layout, cached
+                    native = native[key]
+            view = _new_object(ndarray)         # _view(), inlined
+            buffer = self._buffer
+            view._buffer = self._realize() if buffer is None else buffer
+            view._shape, view._strides, view._offset = shape, strides, offset
+            view._dtype, view._device = self._dtype, self._device
+            view._base = self if self._base is None else self._base
+            view._writeable = self._writeable
+            view._native = native
+            return view
         if not _is_basic_key(key):
             from .indexing.getset import getitem
 

@@ -4,9 +4,26 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["thread_state"]
+__all__ = ["open_stream_blocks", "stream_block_entered", "stream_block_left", "thread_state"]
 
 _local = threading.local()
+_stream_blocks_lock = threading.Lock()
+
+# How many ``with stream:`` blocks are open, on all threads together.  While
+# none is, every thread's current stream is its device's default stream:
+# the fast lane (_core/ufuncs/fast.py) reads this one number instead of its
+# thread's stream stacks.  A list, so that importers see it change.
+open_stream_blocks = [0]
+
+
+def stream_block_entered() -> None:
+    with _stream_blocks_lock:
+        open_stream_blocks[0] += 1
+
+
+def stream_block_left() -> None:
+    with _stream_blocks_lock:
+        open_stream_blocks[0] -= 1
 
 
 class _ThreadState:

@@ -66,6 +66,8 @@ def _add_device(backend, kind, index):
     device = object.__new__(Device)
     device.kind, device.index, device.name = kind, index, f"{kind}:{index}"
     device.backend = backend
+    # the back end's kernels are NumPy's loops on host memory (the fast lane's test)
+    device.numpy_loops = getattr(backend, "runs_numpy_loops", False)
     device.memory_pool = MemoryPool(device, backend.make_allocator(index))
     # the back end names its default stream's class: this module stays below stream.py
     device.default_stream = backend.default_stream_class(device)
@@ -115,7 +117,7 @@ class Device:
     """
 
     __slots__ = ("kind", "index", "name", "backend", "memory_pool", "default_stream",
-                 "_streams", "_orphaned_errors", "__weakref__")
+                 "numpy_loops", "_streams", "_orphaned_errors", "__weakref__")
 
     def __new__(cls, spec=None):
         if isinstance(spec, Device):

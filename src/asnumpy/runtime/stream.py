@@ -25,7 +25,7 @@ import threading
 import time
 import weakref
 
-from ._state import thread_state
+from ._state import stream_block_entered, stream_block_left, thread_state
 from .device import Device as _Device
 
 __all__ = ["Stream", "DefaultStream", "Event", "get_current_stream"]
@@ -229,10 +229,12 @@ class Stream:
 
     def __enter__(self):
         thread_state().streams.setdefault(self.device.name, []).append(self)
+        stream_block_entered()
         return self
 
     def __exit__(self, *exc_info):
         thread_state().streams[self.device.name].pop()
+        stream_block_left()
 
     def __repr__(self):
         return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}>"

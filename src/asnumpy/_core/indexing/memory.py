@@ -22,7 +22,7 @@ def _same_buffer(a, b):
         if isinstance(a, ndarray) or isinstance(b, ndarray):
             return False, None
         return None, None                     # both host: NumPy's answer
-    if a._buffer is not b._buffer or a.size == 0 or b.size == 0:
+    if a._realize() is not b._realize() or a.size == 0 or b.size == 0:
         return False, None
     (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
     return alo < bhi and blo < ahi, True

@@ -24,6 +24,11 @@ _BOOL = np.dtype(bool)
 def _reduce(ufunc, a, axis=None, dtype=None, out=None, keepdims=NoValue, initial=NoValue,
             where=NoValue, *, default_dtype=None):
     """``UFUNCS[ufunc].reduce`` with NumPy's function defaults for unpassed arguments."""
+    if (axis is None and dtype is None and out is None and keepdims is NoValue
+            and initial is NoValue and where is NoValue and default_dtype is None):
+        result = UFUNCS[ufunc]._reduce_lane(a)          # ufuncs/fast.py
+        if result is not None:
+            return result
     a = device_operand(a, out)
     return UFUNCS[ufunc].reduce(
         a, axis=scalar_axis(a, axis), dtype=default_dtype if dtype is None else dtype,

@@ -8,7 +8,11 @@ raises TypeError for others, as NumPy does.
 
 from __future__ import annotations
 
+import functools
+
 from .. import _methods
+from ..ndarray import ndarray
+from ..ufuncs import UFUNCS
 from . import basic, cumulative, indices, statistics
 
 __all__ = ["attach_methods"]
@@ -34,6 +38,27 @@ METHODS = {
 }
 
 
+# methods whose argument-free call (``a.sum()``) first tries the fast lane
+# of the ufunc they reduce with (ufuncs/fast.py)
+_LANES = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+
+
+def _with_lane(method, lane):
+    """``method``, first trying ``lane(self)`` when called without arguments."""
+
+    @functools.wraps(method)
+    def with_lane(self, *args, **kwargs):
+        if not args and not kwargs:
+            result = lane(self)
+            if result is not None:
+                return result
+        return method(self, *args, **kwargs)
+
+    return with_lane
+
+
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its reduction methods."""
     _methods.attach_methods(METHODS)
+    for name, ufunc_name in _LANES.items():
+        setattr(ndarray, name, _with_lane(getattr(ndarray, name), UFUNCS[ufunc_name]._reduce_lane))

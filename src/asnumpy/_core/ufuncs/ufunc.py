@@ -31,9 +31,11 @@ from .. import _layout
 from .._layout import check_order, contiguous_strides
 from ..ndarray import ndarray
 from . import _shapes
+from .fast import binary_lanes, reduce_lane, unary_lanes
 
 __all__ = ["ufunc", "Plan"]
 
+_NO_OUT = object()              # out= not passed (out=None is passed: NumPy tells them apart)
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _CALL_KEYWORDS = frozenset(("out", "where", "casting", "order", "dtype", "signature", "subok"))
 _CACHEABLE_KEYWORDS = _CALL_KEYWORDS - {"where"}
@@ -81,6 +83,13 @@ class ufunc:
         self.identity = numpy_ufunc.identity
         self.signature = numpy_ufunc.signature
         self._plans = {}
+        # the fast lane for small calls on the cpu device (fast.py); None: none
+        self._lane = self._lane_out = None
+        if numpy_ufunc.signature is None and numpy_ufunc.nout == 1 and numpy_ufunc.nin <= 2:
+            lanes = binary_lanes if numpy_ufunc.nin == 2 else unary_lanes
+            self._lane, self._lane_out = lanes(numpy_ufunc)
+        self._reduce_lane = (reduce_lane(numpy_ufunc)
+                             if numpy_ufunc.nin == 2 and numpy_ufunc.signature is None else None)
         self.__doc__ = (
             f"asnumpy.{self.__name__}: ``numpy.{numpy_ufunc.__name__}`` on device arrays.\n\n"
             "Results, dtypes, errors and warnings are NumPy's; arrays stay on their device.\n"
@@ -96,7 +105,18 @@ class ufunc:
 
     # -- calling ------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args, out=_NO_OUT, **kwargs):
+        lane = self._lane
+        if lane is not None and not kwargs and len(args) == self.nin:
+            if out is _NO_OUT:
+                result = lane(*args)
+            else:
+                result = self._lane_out(*args, out[0] if type(out) is tuple and len(out) == 1
+                                        else out)
+            if result is not None:
+                return result
+        if out is not _NO_OUT:          # (a keyword of its own: the lane's test is cheaper)
+            kwargs["out"] = out
         if len(args) == self.nin:
             # the cached-plan path (calls without where=)
             key, outs = (_signature_key(args), None) if not kwargs else _cache_key(args, kwargs)

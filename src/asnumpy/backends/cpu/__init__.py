@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...runtime.memory import MemoryPool
+from ...runtime.memory import Buffer, MemoryPool
 from ...runtime.stream import DefaultStream
 from . import parallel
 from .allocator import MMAP_THRESHOLD, CpuAllocator, MemoryWindow, address_of
 from .fft_kernels import FFT_KERNELS
-from .kernels import KERNELS, view
+from .kernels import KERNELS, dense_bytes, view
 from .linalg_kernels import LINALG_KERNELS
 from .math_kernels import MATH_KERNELS
 from .random_kernels import RANDOM_KERNELS
@@ -33,6 +33,9 @@ class CpuBackend:
     can_alias_host = True
     # Each device's default stream runs a launch inline, on the caller's thread.
     default_stream_class = DefaultStream
+    # Kernels are NumPy's loops on views of that memory: small calls may run
+    # NumPy directly and adopt its result (the fast lane, _core/ufuncs/fast.py).
+    runs_numpy_loops = True
 
     def make_allocator(self, index: int) -> CpuAllocator:
         return CpuAllocator(index)
@@ -51,6 +54,15 @@ class CpuBackend:
     def kernel(self, name: str):
         """The implementation of kernel ``name``; KeyError when there is none."""
         return self._kernels[name]
+
+    @staticmethod
+    def adopt_host_result(native: np.ndarray, device) -> Buffer:
+        """The memory of ``native``, a new NumPy result, as a buffer on ``device``.
+
+        The handle is its bytes from the lowest address, so the array's
+        offset is 0.  The memory is NumPy's, outside the pool's accounting.
+        """
+        return Buffer(dense_bytes(native), native.nbytes, device)
 
     @staticmethod
     def copy_from_host(dst, host: np.ndarray) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KERNELS", "view"]
+__all__ = ["KERNELS", "dense_bytes", "view"]
 
 
 def view(array) -> np.ndarray:
@@ -23,6 +23,23 @@ def view(array) -> np.ndarray:
                             offset=offset, strides=array._strides)
         array._native = native
     return native
+
+
+def dense_bytes(native: np.ndarray) -> np.ndarray:
+    """The bytes of a dense array with positive strides (a fresh NumPy result) as 1-D uint8.
+
+    NumPy lays a new result out densely in its operands' memory order, so its
+    axes sorted by stride are C-contiguous and the first byte is the lowest.
+    """
+    if native.flags.c_contiguous:
+        flat = native.reshape(-1)
+    else:
+        order = sorted(range(native.ndim), key=lambda axis: -native.strides[axis])
+        flat = native.transpose(order).reshape(-1)
+    # a copy here would detach the buffer from the array's memory
+    if flat.size and not np.may_share_memory(flat, native):
+        raise ValueError("dense_bytes: the array is not dense with positive strides")
+    return flat.view(np.uint8)
 
 
 def _native(value):

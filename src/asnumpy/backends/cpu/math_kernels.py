@@ -39,7 +39,8 @@ from .kernels import view
 from .statistics_kernels import CPU_FUNCTIONS
 
 __all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN",
-           "SPLIT_MIN_WORK", "STANDARD_VALUES", "UFUNCS"]
+           "SPLIT_MIN_WORK", "STANDARD_VALUES",
+           "UFUNCS", "direct_weight"]
 
 _ndarray = np.ndarray
 
@@ -161,6 +162,19 @@ def ufunc(outs, name, loop, inputs, where) -> None:
                 return
     _ufunc_general(f, weight, name, tuple(map(view, outs)), loop,
                    [_native(x) for x in inputs], None if where is None else _native(where))
+
+
+def direct_weight(name, loop) -> int:
+    """The cost weight of one ``name`` call with loop dtypes ``loop``, or 0
+    when the kernel does more than NumPy's call (the standard's special values).
+
+    Calls whose ``out.nbytes * weight`` stays below :data:`SPLIT_MIN_WORK`
+    are one NumPy call on the caller's thread; the fast lane
+    (``_core/ufuncs/fast.py``) makes such calls itself.
+    """
+    if name in STANDARD_VALUES and np.dtype(loop[0]).char in STANDARD_VALUES[name][0]:
+        return 0
+    return _UFUNCS[name][1]
 
 
 def _device_or_scalar(value):

@@ -1,0 +1,328 @@
+"""The fast lane: small calls on a device whose kernels are NumPy's own loops.
+
+On the cpu device an array's memory is host memory and a ufunc's kernel is
+the NumPy ufunc run on NumPy views of it (``backends/cpu/math_kernels.py``).
+A small call on plain operands therefore needs none of the general path's
+planning (``ufunc.py``): NumPy's own call resolves the loop (NEP 50 included),
+broadcasts and casts exactly as the planned call would, and its result can
+become the new array's memory as it is (:meth:`ndarray._adopt_native`).  A
+lane is one Python function per ufunc that checks the common case, calls
+NumPy on the operands' cached views and wraps the result: about 1 us a call
+instead of 4-10.
+
+A lane answers None, and the caller takes the general path, unless:
+
+* every array is an asnumpy array on one device that runs NumPy's loops,
+  the other operands are Python ``int``/``float``/``complex`` (weak scalars);
+* no ``with stream:`` block is open on any thread, so the call belongs to
+  the default stream, which runs on the caller (as the general path would);
+* the loop's dtypes are NumPy's built-in ones and the kernel is exactly
+  NumPy's call for them (no Array API special values, ``direct_weight``);
+* the work is below the thread-split threshold (``SPLIT_MIN_WORK`` for
+  elementwise calls, ``REDUCE_SPLIT_MIN`` for reductions), so the general
+  path too would make one NumPy call on this thread;
+* shapes are equal or one operand is 0-d (other broadcasting is planned);
+* NumPy raises no TypeError, ValueError or OverflowError, which it raises
+  before it writes anything: the general path then raises the error with
+  asnumpy's message.  Floating-point errors and warnings are NumPy's, raised
+  under the caller's ``numpy.errstate``, as on the general path.
+
+Results are identical to the general path's (``tests/test_fast_lane.py``
+runs both on the same inputs).  A lane result's memory comes from NumPy's
+allocator and is not counted by the memory pool (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._dtypes import SUPPORTED_DTYPES
+from ...runtime._state import open_stream_blocks
+from .._layout import contiguous_strides
+from ..ndarray import ndarray
+
+__all__ = ["binary_lanes", "reduce_lane", "unary_lanes"]
+
+_WEAK_SCALARS = frozenset((int, float, complex))
+_NUMPY_DTYPES = frozenset(np.dtype(d) for d in SUPPORTED_DTYPES if np.dtype(d).isbuiltin)
+_adopt = ndarray._adopt_native
+_new = object.__new__
+_asarray = np.asarray
+_numpy_array = np.ndarray
+_PRE_WRITE_ERRORS = (TypeError, ValueError, OverflowError)
+# Results of at least this many bytes come from the memory pool, smaller ones
+# from NumPy's allocator (measured: benchmarks/size_sweep.py, docs/performance.md).
+POOL_MIN_BYTES = 1 << 20
+
+
+def _cost(numpy_ufunc, operands):
+    """``(cost, result dtype)`` of the loop NumPy picks for ``operands``
+    (dtypes, or Python scalar types): cost is bytes times weight per output
+    element, 0 when such calls never take the lane."""
+    try:
+        loop = numpy_ufunc.resolve_dtypes(tuple(operands) + (None,) * numpy_ufunc.nout)
+    except (TypeError, ValueError, OverflowError):
+        return 0, None
+    if not _NUMPY_DTYPES.issuperset(loop):
+        return 0, None
+    weight = _cpu_loops().direct_weight(numpy_ufunc.__name__, loop)
+    return loop[-1].itemsize * weight, loop[-1]
+
+
+def _into_pool(call, device, operands, dtype, shape):
+    """``call(*operands, out=)`` into a new C-contiguous array from the device's
+    pool (None, for the general path, unless the array operands are C-contiguous).
+
+    Results from ``POOL_MIN_BYTES`` on: there NumPy's allocator hands out
+    fresh pages that fault on first write, and the pool's cached blocks win.
+    """
+    for operand in operands:
+        if type(operand) is _numpy_array and not operand.flags.c_contiguous:
+            return None
+    nbytes = dtype.itemsize
+    for n in shape:
+        nbytes *= n
+    out = ndarray._from_buffer(device.memory_pool.malloc(nbytes), shape, dtype,
+                               contiguous_strides(shape, dtype.itemsize), 0, device)
+    try:
+        call(*operands, out=_view_of(out))
+    except _PRE_WRITE_ERRORS:
+        return None
+    return out
+
+
+# The cpu back end's math kernels (thresholds, weights, views), bound on first
+# use: ``import asnumpy`` does not load a back end (docs/performance.md).
+cpu_loops = None
+
+
+def _cpu_loops():
+    global cpu_loops
+    if cpu_loops is None:
+        from ...backends.cpu import math_kernels
+
+        cpu_loops = math_kernels
+    return cpu_loops
+
+
+def _view_of(array):
+    """The cached NumPy view of a cpu array (made on first need)."""
+    native = array._native
+    return _cpu_loops().view(array) if native is None else native
+
+
+def _size(shape) -> int:
+    size = 1
+    for n in shape:
+        size *= n
+    return size
+
+
+def binary_lanes(numpy_ufunc):
+    """``(lane(a, b), lane_out(a, b, out))`` for a binary single-output ufunc."""
+    f = numpy_ufunc
+    costs = {}
+
+    def operands(a, b):
+        """(device, a's view, b's view, cost key, output shape) or None.
+
+        The lane's conditions on the device and streams are checked before
+        any view is taken: a view of an array still being filled by an
+        asynchronous copy waits for it.
+        """
+        if open_stream_blocks[0]:
+            return None
+        ta, tb = type(a), type(b)
+        if ta is ndarray:
+            device = a._device
+            if not device.numpy_loops:
+                return None
+            if tb is ndarray:
+                if b._device is not device:
+                    return None
+                shape, shape_b = a._shape, b._shape
+                if shape != shape_b and shape_b:
+                    if shape:
+                        return None
+                    shape = shape_b
+                return device, _view_of(a), _view_of(b), (a._dtype, b._dtype), shape
+            if tb in _WEAK_SCALARS:
+                return device, _view_of(a), b, (a._dtype, tb), a._shape
+            return None
+        if tb is ndarray and ta in _WEAK_SCALARS and b._device.numpy_loops:
+            return b._device, a, _view_of(b), (ta, b._dtype), b._shape
+        return None
+
+    def lane(a, b):
+        # (operands() and _adopt_native() inlined for the commonest call, two
+        # arrays of one shape: every step here costs a visible part of a call)
+        if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
+            device = a._device
+            if b._device is not device or not device.numpy_loops or open_stream_blocks[0]:
+                return None
+            an, bn = a._native, b._native
+            if an is None:
+                an = _view_of(a)
+            if bn is None:
+                bn = _view_of(b)
+            key = (a._dtype, b._dtype)
+            entry = costs.get(key)
+            if entry is None:
+                entry = costs[key] = _cost(f, key)
+            cost, dtype = entry
+            size = an.size
+            if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+                return None
+            if size * dtype.itemsize >= POOL_MIN_BYTES:
+                return _into_pool(f, device, (an, bn), dtype, a._shape)
+            try:
+                result = f(an, bn)
+            except _PRE_WRITE_ERRORS:
+                return None
+            if type(result) is not _numpy_array:       # 0-d operands give a NumPy scalar
+                result = _asarray(result)
+            array = _new(ndarray)
+            array._buffer = None
+            array._shape = result.shape
+            array._strides = result.strides
+            array._offset = 0
+            array._dtype = result.dtype
+            array._device = device
+            array._base = None
+            array._writeable = True
+            array._native = result
+            return array
+        found = operands(a, b)
+        if found is None:
+            return None
+        device, an, bn, key, shape = found
+        entry = costs.get(key)
+        if entry is None:
+            entry = costs[key] = _cost(f, key)
+        cost, dtype = entry
+        size = _size(shape)
+        if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+            return None
+        if size * dtype.itemsize >= POOL_MIN_BYTES:
+            return _into_pool(f, device, (an, bn), dtype, shape)
+        try:
+            result = f(an, bn)
+        except _PRE_WRITE_ERRORS:
+            return None
+        if type(result) is not _numpy_array:
+            result = _asarray(result)
+        return _adopt(result, device)
+
+    def lane_out(a, b, out):
+        if type(out) is not ndarray:
+            return None
+        if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
+            # (operands() inlined for the commonest call, as in lane())
+            device, shape = a._device, a._shape
+            if b._device is not device or not device.numpy_loops or open_stream_blocks[0]:
+                return None
+            an, bn, key = a._native, b._native, (a._dtype, b._dtype)
+            if an is None:
+                an = _view_of(a)
+            if bn is None:
+                bn = _view_of(b)
+        else:
+            found = operands(a, b)
+            if found is None:
+                return None
+            device, an, bn, key, shape = found
+        if out._device is not device or not out._writeable or out._shape != shape:
+            return None
+        entry = costs.get(key)
+        if entry is None:
+            entry = costs[key] = _cost(f, key)
+        cost = entry[0]
+        on = _view_of(out)
+        if not cost or on.size * cost >= cpu_loops.SPLIT_MIN_WORK:
+            return None
+        try:
+            f(an, bn, out=on)
+        except _PRE_WRITE_ERRORS:
+            return None
+        return out
+
+    return lane, lane_out
+
+
+def unary_lanes(numpy_ufunc):
+    """``(lane(a), lane_out(a, out))`` for a unary single-output ufunc."""
+    f = numpy_ufunc
+    costs = {}
+
+    def lane(a):
+        if type(a) is not ndarray:
+            return None
+        device = a._device
+        if not (device.numpy_loops and not open_stream_blocks[0]):
+            return None
+        an = a._native
+        if an is None:
+            an = _view_of(a)
+        entry = costs.get(a._dtype)
+        if entry is None:
+            entry = costs[a._dtype] = _cost(f, (a._dtype,))
+        cost, dtype = entry
+        size = an.size
+        if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+            return None
+        if size * dtype.itemsize >= POOL_MIN_BYTES:
+            return _into_pool(f, device, (an,), dtype, a._shape)
+        try:
+            result = f(an)
+        except _PRE_WRITE_ERRORS:
+            return None
+        if type(result) is not _numpy_array:
+            result = _asarray(result)
+        return _adopt(result, device)
+
+    def lane_out(a, out):
+        if type(a) is not ndarray or type(out) is not ndarray:
+            return None
+        device = a._device
+        if (out._device is not device or not out._writeable or out._shape != a._shape
+                or not (device.numpy_loops and not open_stream_blocks[0])):
+            return None
+        an = _view_of(a)
+        entry = costs.get(a._dtype)
+        if entry is None:
+            entry = costs[a._dtype] = _cost(f, (a._dtype,))
+        if not entry[0] or an.size * entry[0] >= cpu_loops.SPLIT_MIN_WORK:
+            return None
+        on = _view_of(out)
+        try:
+            f(an, out=on)
+        except _PRE_WRITE_ERRORS:
+            return None
+        return out
+
+    return lane, lane_out
+
+
+def reduce_lane(numpy_ufunc):
+    """``lane(a)``: ``numpy_ufunc.reduce`` over all of ``a`` with NumPy's defaults (``a.sum()``)."""
+    reduce, name = numpy_ufunc.reduce, numpy_ufunc.__name__
+
+    def lane(a):
+        if type(a) is not ndarray:
+            return None
+        device = a._device
+        if not (device.numpy_loops and not open_stream_blocks[0]) or a._dtype not in _NUMPY_DTYPES:
+            return None
+        loops = _cpu_loops()
+        if name in loops.STANDARD_VALUES:
+            return None
+        an = _view_of(a)
+        if an.size >= loops.REDUCE_SPLIT_MIN:
+            return None
+        try:
+            result = reduce(an, axis=None)
+        except _PRE_WRITE_ERRORS:              # an empty maximum, ...: the general path's error
+            return None
+        return _adopt(_asarray(result), device)
+
+    return lane
