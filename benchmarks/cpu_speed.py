@@ -186,7 +186,7 @@ def time_row(row, device, quick, libraries):
         kernel, copies = _numba_function(numba, row), [h.copy() for h in hosts]
         functions.append(lambda: kernel(*copies))
         names.append("numba")
-    number = calls_per_sample(functions[1]) if row.per_call else 1
+    number = calls_per_sample(functions[1], quick) if row.per_call else 1
     big = hosts[0].nbytes >= 16 << 20             # sorts of 2**22 and up take ~0.3 s or more
     repeats = 3 if quick else (25 if row.per_call else (7 if big else 15))
     times = alternating_medians(functions, repeats, number)

@@ -80,7 +80,7 @@ def time_point(op, dtype, size, device, quick):
     on_device = [ap.asarray(h, device=device) for h in hosts]
     _check(asnumpy_function(*on_device), numpy_function(*hosts), hosts)
     functions = [lambda: numpy_function(*hosts), lambda: asnumpy_function(*on_device)]
-    number = calls_per_sample(functions[0])
+    number = calls_per_sample(functions[0], quick)
     repeats = 3 if quick else (5 if size >= 10 ** 7 else 15)
     return alternating_medians(functions, repeats, number)
 

@@ -3,7 +3,9 @@
 The cpu back end runs an elementwise call or a reduction as one NumPy call
 on the calling thread until its size reaches a threshold
 (``SPLIT_MIN_WORK`` for elementwise ufuncs: result bytes x the ufunc's cost
-weight; ``REDUCE_SPLIT_MIN`` elements for reductions, cut into
+weight; for reductions ``REDUCE_SPLIT_MIN`` elements when each element is
+converted (int32 summed in int64), ``REDUCE_STREAMING_SPLIT_MIN`` when the
+reduction streams in the operand's own dtype (float sums), cut into
 ``REDUCE_CHUNK``-element runs), and across ``asnumpy.runtime.cpu_threads()``
 threads above it.  This benchmark times, for each size from 2**14 to 2**26
 elements, the same asnumpy call both ways:
@@ -49,8 +51,10 @@ CASES = {               # name -> (asnumpy call, NumPy ufunc, inputs, dtype, ele
     "exp float64": (ap.exp, np.exp, 1, np.float64, True),
     "sum float64": (ap.sum, np.add, 1, np.float64, False),
     "sum float32": (ap.sum, np.add, 1, np.float32, False),
+    "sum int32": (ap.sum, np.add, 1, np.int32, False),          # summed in int64: converts
 }
-_SETTINGS = ("SPLIT_MIN_WORK", "REDUCE_SPLIT_MIN", "REDUCE_CHUNK")
+_THRESHOLDS = ("SPLIT_MIN_WORK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN")
+_SETTINGS = (*_THRESHOLDS, "REDUCE_CHUNK")
 _NEVER = 1 << 62
 
 
@@ -60,13 +64,14 @@ def sizes(quick):
 
 
 def _one_call():
-    math_kernels.SPLIT_MIN_WORK = math_kernels.REDUCE_SPLIT_MIN = _NEVER
+    for name in _THRESHOLDS:
+        setattr(math_kernels, name, _NEVER)
 
 
 def _split(size, chunk):
     def setup():
-        math_kernels.SPLIT_MIN_WORK = 1
-        math_kernels.REDUCE_SPLIT_MIN = 0
+        for name in _THRESHOLDS:
+            setattr(math_kernels, name, 1)
         math_kernels.REDUCE_CHUNK = min(chunk, max(1, size // 8))
     return setup
 
@@ -112,12 +117,24 @@ def weight(case):
     return math_kernels._weight(ufunc) if elementwise else 1
 
 
+def _check(split, expected, host):
+    """The split result against one call's: exact for integers and elementwise
+    results, within ``4 eps sum(|x|)`` for a float sum (its order differs)."""
+    if expected.ndim or expected.dtype.kind in "iu":
+        np.testing.assert_array_equal(split, expected)
+        return
+    bound = 4 * np.finfo(expected.dtype).eps * float(np.abs(host).astype(np.float64).sum())
+    np.testing.assert_allclose(split, expected, rtol=0, atol=bound)
+
+
 def time_case(case, size, device, quick, chunk):
     """(one-call seconds, split seconds) per call, or None when the split did not happen."""
     function, _, count, dtype, _ = CASES[case]
     rng = np.random.default_rng()
-    arrays = [ap.asarray(rng.standard_normal(size).astype(dtype), device=device)
-              for _ in range(count)]
+    hosts = ([rng.integers(-1000, 1000, size, dtype=dtype) for _ in range(count)]
+             if np.dtype(dtype).kind == "i" else
+             [rng.standard_normal(size).astype(dtype) for _ in range(count)])
+    arrays = [ap.asarray(host, device=device) for host in hosts]
     call = lambda: function(*arrays)
     split = _split(size, chunk)
     _one_call()
@@ -125,9 +142,8 @@ def time_case(case, size, device, quick, chunk):
     split()
     if not _pieces_run(call):
         return None
-    np.testing.assert_allclose(ap.asnumpy(call()), expected,
-                               rtol=4 * np.finfo(dtype).eps, atol=0 if count == 2 else 1e-3)
-    number = calls_per_sample(call)
+    _check(ap.asnumpy(call()), expected, hosts[0])
+    number = calls_per_sample(call, quick)
     repeats = 3 if quick else (7 if size >= 1 << 24 else 15)
     return alternating_medians([call, call], repeats, number, setups=[_one_call, split])
 
@@ -136,7 +152,7 @@ def measure(device, quick, say):
     """{case: crossover size or None}; prints every size and each case's crossover."""
     crossovers = {}
     with _settings_restored(threads=2) as defaults:
-        say(f"{'case':<14}{'elements':>10}{'result bytes':>14}{'one call':>12}{'split':>12}"
+        say(f"{'case':<14}{'elements':>10}{'array bytes':>14}{'one call':>12}{'split':>12}"
             f"{'one/split':>11}")
         for case, (_, _, count, dtype, _) in CASES.items():
             itemsize = np.dtype(dtype).itemsize
@@ -178,8 +194,9 @@ def _crossover_line(case, size, defaults):
         return (f"{case:<14} crossover: 2**{size.bit_length() - 1} elements = work "
                 f"{work} (bytes x weight {weight(case)}; SPLIT_MIN_WORK is now "
                 f"{defaults['SPLIT_MIN_WORK']})")
-    return (f"{case:<14} crossover: 2**{size.bit_length() - 1} elements "
-            f"(REDUCE_SPLIT_MIN is now {defaults['REDUCE_SPLIT_MIN']})")
+    return (f"{case:<14} crossover: 2**{size.bit_length() - 1} elements (REDUCE_SPLIT_MIN "
+            f"is now {defaults['REDUCE_SPLIT_MIN']}, REDUCE_STREAMING_SPLIT_MIN "
+            f"{defaults['REDUCE_STREAMING_SPLIT_MIN']})")
 
 
 def main():
