@@ -256,9 +256,10 @@ def _unambiguous(s, x, want_index):
     input holding zeros of both signs is ambiguous, and so are NaNs whose bit
     patterns differ in the result.
     """
+    # NaN of s's own dtype: a Python float would make NumPy cast all of s to float64
     if want_index:
         if s.dtype.kind == "f":
-            nan_from = int(np.searchsorted(s, np.nan))
+            nan_from = int(np.searchsorted(s, s.dtype.type(np.nan)))
             if s.shape[0] - nan_from > 1:
                 return False
             s = s[:nan_from]
@@ -271,7 +272,7 @@ def _unambiguous(s, x, want_index):
         signs = np.signbit(x[x == zero])
         if signs.any() and not signs.all():
             return False
-    nan_from = int(np.searchsorted(s, np.nan))
+    nan_from = int(np.searchsorted(s, s.dtype.type(np.nan)))
     if s.shape[0] - nan_from > 1:
         bits = s[nan_from:].view(f"u{s.dtype.itemsize}")
         if np.any(bits != bits[0]):
