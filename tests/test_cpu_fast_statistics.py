@@ -11,6 +11,8 @@ import warnings
 
 import numpy
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import asnumpy
 from asnumpy import testing
@@ -286,3 +288,45 @@ def test_only_converting_reductions_split(monkeypatch, dtype, sum_dtype, splits)
     result = asnumpy.asarray(host).sum(dtype=sum_dtype)
     testing.assert_allclose(result, host.sum(dtype=sum_dtype), rtol=1e-3)
     assert bool(calls) == splits
+
+
+# ---------------------------------------------------------------------------
+# searched inputs
+
+_SEARCH = settings(max_examples=40, deadline=None,
+                   suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SHAPES = st.sampled_from([(0,), (1,), (97,), (5, 33), (3, 4, 17), (40, 3)])
+
+
+@_SEARCH
+@given(dtype=st.sampled_from(REAL), shape=_SHAPES, seed=st.integers(0, 2**32 - 1),
+       other=st.sampled_from(["zero", "scalar", "array", "float64", "row"]))
+def test_where_searched(dtype, shape, other, seed):
+    rng = numpy.random.default_rng(seed)
+    x = (rng.standard_normal(shape) * 50).astype(dtype)
+    y = {"zero": 0, "scalar": True if numpy.dtype(dtype).kind == "b" else 3,
+         "array": (rng.standard_normal(shape) * 50).astype(dtype),
+         "float64": rng.standard_normal(shape),
+         "row": (rng.standard_normal(shape[-1:]) * 50).astype(dtype)}[other]
+    condition = rng.random(shape) < 0.5
+    device_y = asnumpy.asarray(y) if isinstance(y, numpy.ndarray) else y
+    got = asnumpy.where(asnumpy.asarray(condition), asnumpy.asarray(x), device_y).get()
+    want = numpy.where(condition, x, y)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    testing.assert_array_equal(got, want)
+
+
+@_SEARCH
+@given(dtype=st.sampled_from([numpy.int16, F4, F8]), shape=_SHAPES.filter(lambda s: 0 not in s),
+       axis=st.sampled_from([None, 0, -1]), ddof=st.sampled_from([0, 1]),
+       keepdims=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_var_searched(dtype, shape, axis, ddof, keepdims, seed):
+    rng = numpy.random.default_rng(seed)
+    host = (rng.standard_normal(shape) * 100 + 10).astype(dtype)
+    if (host.size if axis is None else shape[axis]) <= ddof:
+        return                                        # NumPy's "Degrees of freedom" case
+    got = asnumpy.var(asnumpy.asarray(host), axis=axis, ddof=ddof, keepdims=keepdims).get()
+    want = numpy.var(host, axis=axis, ddof=ddof, keepdims=keepdims)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tolerance = RTOL[F4] if host.dtype == F4 else RTOL[F8]
+    testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance * float(want.max()))
