@@ -64,7 +64,7 @@ def _run_or_redo(task, count, redo) -> None:
         redo()
 
 
-def _cut(a, axes, piece):
+def _cut(a, piece):
     """(axis, bounds) cutting ``a`` into pieces of about ``piece`` elements
     along the axis outermost in memory, or None when it is one piece."""
     if a.size <= piece:
@@ -96,13 +96,14 @@ def var(outs, a, axis=None, dtype=None, ddof=0, keepdims=False):
     # Chan's combination runs in double precision: float16 sums that overflow
     # in NumPy would not, so those cut along kept axes only (NumPy's result).
     combine = np.dtype(dtype if dtype is not None else a.dtype).itemsize >= 4
-    if combine and a.ndim and len(axes) == a.ndim and (a.flags.c_contiguous or a.flags.f_contiguous):
+    dense = a.flags.c_contiguous or a.flags.f_contiguous
+    if combine and a.ndim and len(axes) == a.ndim and dense:
         flat = a.reshape(-1) if a.flags.c_contiguous else a.T.reshape(-1)
-        cut = _cut(flat, (0,), VAR_PIECE)
+        cut = _cut(flat, VAR_PIECE)
         if cut is not None:
             _var_across(flat, (0,), cut, o.reshape((1,)), dtype, ddof, whole)
             return
-    cut = _cut(a, axes, VAR_PIECE)
+    cut = _cut(a, VAR_PIECE)
     if cut is None or (cut[0] in axes and not combine):
         whole()
     elif cut[0] in axes:
@@ -133,14 +134,14 @@ def _var_across(a, axes, cut, target, dtype, ddof, whole):
     ax, bounds = cut
     count = len(bounds) - 1
     kept = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
-    sizes = np.diff(bounds).astype(np.float64)
-    per_row = a.size // a.shape[ax]                 # elements of a piece per index along ax
+    # elements each result sees in each piece
+    counts = np.diff(bounds) * (a.size // a.shape[ax] // max(1, int(np.prod(kept))))
     means = np.empty((count,) + kept)
     squares = np.empty((count,) + kept)
 
     def piece(i):
         x = a[(slice(None),) * ax + (slice(bounds[i], bounds[i + 1]),)]
-        n = np.intp(x.size // max(1, int(np.prod(kept))))
+        n = np.intp(counts[i])
         # NumPy's _var on the piece: the mean in the accumulator dtype, the
         # squared deviations from it, summed
         mean = np.add.reduce(x, axis=axes, dtype=dtype, keepdims=True)
@@ -153,7 +154,7 @@ def _var_across(a, axes, cut, target, dtype, ddof, whole):
     if parallel.run(piece, count):        # a flag was raised: NumPy's own call reports it
         whole()
         return
-    weights = (sizes * per_row / int(np.prod(kept))).reshape((count,) + (1,) * a.ndim)
+    weights = counts.astype(np.float64).reshape((count,) + (1,) * a.ndim)
     total = weights.sum()
     mean = (weights * means).sum(axis=0) / total
     spread = squares.sum(axis=0) + (weights * np.square(means - mean)).sum(axis=0)
