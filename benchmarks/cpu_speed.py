@@ -3,8 +3,9 @@
 Each row times NumPy and asnumpy side by side: after an untimed warm-up the
 two alternate repetition by repetition, and each figure is the median of the
 repetitions.  PyTorch (on its cpu device) and numba, when installed, are
-then each timed alternating with NumPy in a run of their own (interleaved
-with the other two, PyTorch's spinning threads slowed NumPy's BLAS 100x).  Calls too short to time one by one (the per-call rows) are
+then each timed alternating with NumPy in a run of their own, PyTorch with
+passive OpenMP threads (``OMP_WAIT_POLICY=PASSIVE`` unless set): its
+threads spinning after each call slowed NumPy's BLAS a hundredfold.  Calls too short to time one by one (the per-call rows) are
 timed in runs of back-to-back calls sized to about 2 ms.  Inputs are fresh
 random arrays on every run, already on the device; every asnumpy result is
 checked against NumPy's before it is timed.
@@ -28,6 +29,7 @@ Usage: ``python benchmarks/cpu_speed.py [--quick] [--save] [--rows TEXT] [--devi
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 from collections.abc import Callable
 from typing import NamedTuple
@@ -239,6 +241,11 @@ def time_import(quick):
 
 
 def _libraries():
+    """The comparison libraries installed: {column name: module}."""
+    # PyTorch's OpenMP threads spin after each call by default, taking both cores
+    # from the NumPy and asnumpy calls timed next (NumPy's 200x200 matmul: 0.2 ms
+    # -> 20-50 ms); passive threads sleep at once.  Read when torch is first imported.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     found = {}
     for name, module in (("torch-cpu", "torch"), ("numba", "numba")):
         loaded = optional(module)
