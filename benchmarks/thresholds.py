@@ -32,10 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-import asnumpy as ap
 import numpy as np
-from asnumpy.backends.cpu import math_kernels, parallel
-
 from _timing import (
     RESULTS,
     alternating_medians,
@@ -45,6 +42,9 @@ from _timing import (
     machine_slug,
     open_transcript,
 )
+
+import asnumpy as ap
+from asnumpy.backends.cpu import math_kernels, parallel
 
 CASES = {               # name -> (asnumpy call, NumPy ufunc, inputs, dtype, elementwise?)
     "add float64": (ap.add, np.add, 2, np.float64, True),
