@@ -78,6 +78,7 @@ def _slower(times):
 
 
 def _faster(ratio):
+    """Target 'at least `ratio` times NumPy's speed'."""
     return Target(f">= {ratio}x", ratio)
 
 
@@ -90,6 +91,7 @@ def _floats(dtype, *shape_of_each):
 
 
 def _complex64(full, quick_size):
+    """inputs(rng, quick): one random complex64 signal of ``full`` (or ``quick_size``) points."""
     def make(rng, quick):
         n = quick_size if quick else full
         return [(rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)]
