@@ -33,6 +33,7 @@ def small_pieces(request, monkeypatch):
     monkeypatch.setattr(statistics_kernels, "_ARG_PIECE_BYTES", 400)
     monkeypatch.setattr(statistics_kernels, "WHERE_BLOCK", 16)
     monkeypatch.setattr(statistics_kernels, "_WHERE_PIECE", 48)
+    monkeypatch.setattr(statistics_kernels, "_WHERE_BITS_MIN", 2)
     before = parallel.thread_count()
     parallel.set_thread_count(request.param)
     yield
@@ -295,7 +296,7 @@ def test_only_converting_reductions_split(monkeypatch, dtype, sum_dtype, splits)
 
 _SEARCH = settings(max_examples=40, deadline=None,
                    suppress_health_check=[HealthCheck.function_scoped_fixture])
-_SHAPES = st.sampled_from([(0,), (1,), (97,), (5, 33), (3, 4, 17), (40, 3)])
+_SHAPES = st.sampled_from([(0,), (1,), (7,), (97,), (5, 33), (3, 4, 17), (40, 3)])
 
 
 @_SEARCH
