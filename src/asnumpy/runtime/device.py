@@ -66,8 +66,9 @@ def _add_device(backend, kind, index):
     device = object.__new__(Device)
     device.kind, device.index, device.name = kind, index, f"{kind}:{index}"
     device.backend = backend
-    # the back end's kernels are NumPy's loops on host memory (the fast lane's test)
-    device.numpy_loops = getattr(backend, "runs_numpy_loops", False)
+    # a back end whose kernels are NumPy's loops on host memory names the module of
+    # those loops (thresholds, views): the fast lane's test and its one way in
+    device.numpy_loops = getattr(backend, "numpy_loop_kernels", None)
     device.memory_pool = MemoryPool(device, backend.make_allocator(index))
     # the back end names its default stream's class: this module stays below stream.py
     device.default_stream = backend.default_stream_class(device)

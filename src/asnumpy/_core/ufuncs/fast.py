@@ -12,8 +12,10 @@ instead of 4-10.
 
 A lane answers None, and the caller takes the general path, unless:
 
-* every array is an asnumpy array on one device that runs NumPy's loops,
-  the other operands are Python ``int``/``float``/``complex`` (weak scalars);
+* every array is an asnumpy array on one device that runs NumPy's loops
+  (``Device.numpy_loops``: the back end's loop-kernel module, whose split
+  thresholds, weights and views the lane reads: the lane imports no back
+  end), the other operands Python ``int``/``float``/``complex`` (weak scalars);
 * no ``with stream:`` block is open on any thread, so the call belongs to
   the default stream, which runs on the caller (as the general path would);
 * the loop's dtypes are NumPy's built-in ones and the kernel is exactly
@@ -55,18 +57,18 @@ _PRE_WRITE_ERRORS = (TypeError, ValueError, OverflowError)
 POOL_MIN_BYTES = 1 << 20
 
 
-def _cost(numpy_ufunc, operands):
+def _cost(loops, numpy_ufunc, operands):
     """``(cost, result dtype)`` of the loop NumPy picks for ``operands``
     (dtypes, or Python scalar types): cost is bytes times weight per output
-    element, 0 when such calls never take the lane."""
+    element (``loops``: the device's loop kernels), 0 when such calls never
+    take the lane."""
     try:
         loop = numpy_ufunc.resolve_dtypes(tuple(operands) + (None,) * numpy_ufunc.nout)
     except (TypeError, ValueError, OverflowError):
         return 0, None
     if not _NUMPY_DTYPES.issuperset(loop):
         return 0, None
-    weight = _cpu_loops().direct_weight(numpy_ufunc.__name__, loop)
-    return loop[-1].itemsize * weight, loop[-1]
+    return loop[-1].itemsize * loops.direct_weight(numpy_ufunc.__name__, loop), loop[-1]
 
 
 def _into_pool(call, device, operands, dtype, shape):
@@ -91,24 +93,10 @@ def _into_pool(call, device, operands, dtype, shape):
     return out
 
 
-# The cpu back end's math kernels (thresholds, weights, views), bound on first
-# use: ``import asnumpy`` does not load a back end (docs/performance.md).
-cpu_loops = None
-
-
-def _cpu_loops():
-    global cpu_loops
-    if cpu_loops is None:
-        from ...backends.cpu import math_kernels
-
-        cpu_loops = math_kernels
-    return cpu_loops
-
-
 def _view_of(array):
-    """The cached NumPy view of a cpu array (made on first need)."""
+    """The cached NumPy view of an array on a NumPy-loop device (made on first need)."""
     native = array._native
-    return _cpu_loops().view(array) if native is None else native
+    return array._device.numpy_loops.view(array) if native is None else native
 
 
 def _size(shape) -> int:
@@ -168,10 +156,10 @@ def binary_lanes(numpy_ufunc):
             key = (a._dtype, b._dtype)
             entry = costs.get(key)
             if entry is None:
-                entry = costs[key] = _cost(f, key)
+                entry = costs[key] = _cost(device.numpy_loops, f, key)
             cost, dtype = entry
             size = an.size
-            if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+            if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
                 return None
             if size * dtype.itemsize >= POOL_MIN_BYTES:
                 return _into_pool(f, device, (an, bn), dtype, a._shape)
@@ -198,10 +186,10 @@ def binary_lanes(numpy_ufunc):
         device, an, bn, key, shape = found
         entry = costs.get(key)
         if entry is None:
-            entry = costs[key] = _cost(f, key)
+            entry = costs[key] = _cost(device.numpy_loops, f, key)
         cost, dtype = entry
         size = _size(shape)
-        if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+        if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         if size * dtype.itemsize >= POOL_MIN_BYTES:
             return _into_pool(f, device, (an, bn), dtype, shape)
@@ -235,10 +223,10 @@ def binary_lanes(numpy_ufunc):
             return None
         entry = costs.get(key)
         if entry is None:
-            entry = costs[key] = _cost(f, key)
+            entry = costs[key] = _cost(device.numpy_loops, f, key)
         cost = entry[0]
         on = _view_of(out)
-        if not cost or on.size * cost >= cpu_loops.SPLIT_MIN_WORK:
+        if not cost or on.size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         try:
             f(an, bn, out=on)
@@ -265,10 +253,10 @@ def unary_lanes(numpy_ufunc):
             an = _view_of(a)
         entry = costs.get(a._dtype)
         if entry is None:
-            entry = costs[a._dtype] = _cost(f, (a._dtype,))
+            entry = costs[a._dtype] = _cost(device.numpy_loops, f, (a._dtype,))
         cost, dtype = entry
         size = an.size
-        if not cost or size * cost >= cpu_loops.SPLIT_MIN_WORK:
+        if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         if size * dtype.itemsize >= POOL_MIN_BYTES:
             return _into_pool(f, device, (an,), dtype, a._shape)
@@ -290,8 +278,8 @@ def unary_lanes(numpy_ufunc):
         an = _view_of(a)
         entry = costs.get(a._dtype)
         if entry is None:
-            entry = costs[a._dtype] = _cost(f, (a._dtype,))
-        if not entry[0] or an.size * entry[0] >= cpu_loops.SPLIT_MIN_WORK:
+            entry = costs[a._dtype] = _cost(device.numpy_loops, f, (a._dtype,))
+        if not entry[0] or an.size * entry[0] >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         on = _view_of(out)
         try:
@@ -313,7 +301,7 @@ def reduce_lane(numpy_ufunc):
         device = a._device
         if not (device.numpy_loops and not open_stream_blocks[0]) or a._dtype not in _NUMPY_DTYPES:
             return None
-        loops = _cpu_loops()
+        loops = device.numpy_loops
         if name in loops.STANDARD_VALUES:
             return None
         an = _view_of(a)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...runtime.memory import Buffer, MemoryPool
 from ...runtime.stream import DefaultStream
-from . import parallel
+from . import math_kernels, parallel
 from .allocator import MMAP_THRESHOLD, CpuAllocator, MemoryWindow, address_of
 from .fft_kernels import FFT_KERNELS
 from .kernels import KERNELS, dense_bytes, view
@@ -34,8 +34,10 @@ class CpuBackend:
     # Each device's default stream runs a launch inline, on the caller's thread.
     default_stream_class = DefaultStream
     # Kernels are NumPy's loops on views of that memory: small calls may run
-    # NumPy directly and adopt its result (the fast lane, _core/ufuncs/fast.py).
+    # NumPy directly and adopt its result (the fast lane, _core/ufuncs/fast.py,
+    # which reads the split thresholds, weights and views of this module).
     runs_numpy_loops = True
+    numpy_loop_kernels = math_kernels
 
     def make_allocator(self, index: int) -> CpuAllocator:
         return CpuAllocator(index)
