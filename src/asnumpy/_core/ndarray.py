@@ -20,6 +20,7 @@ from ..runtime.device import Device
 from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch
+from . import _copying as transfer  # host <-> device copies (get, to, from_numpy)
 
 __all__ = ["ndarray", "Flags"]
 
@@ -613,8 +614,6 @@ class ndarray:
         once that stream is synchronized.  ``out`` is a NumPy array of the
         same shape to copy into.
         """
-        from . import transfer
-
         return transfer.to_host(self, out=out, stream=stream, func="ndarray.get")
 
     def _host_copy(self) -> np.ndarray:
@@ -630,21 +629,15 @@ class ndarray:
     @classmethod
     def from_numpy(cls, array, device=None, stream=None) -> "ndarray":
         """Copy a NumPy array (or array-like) to ``device`` (the current one)."""
-        from . import transfer
-
         host = transfer.host_array(array, None, "ndarray.from_numpy")
         return transfer.from_host(host, Device(device), stream, func="ndarray.from_numpy")
 
     def to(self, device, stream=None) -> "ndarray":
         """This array on ``device``: itself if already there, else a copy."""
-        from . import transfer
-
         return transfer.to_device(self, Device(device), stream, func="ndarray.to")
 
 
 def _rebuild(host, device_name):
-    from . import transfer
-
     return transfer.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
 
 
@@ -696,8 +689,6 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     ``element`` says the index named one element (all integers), where
     NumPy accepts only scalars and 0-d arrays.
     """
-    from . import transfer
-
     if isinstance(value, ndarray):
         check_same_device(func, target._device, value)
         if element and value.ndim:

@@ -16,135 +16,22 @@ from .. import _dtypes
 from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import Event
-from ._launch import devices_differ, empty, resolve_stream
-from ._pending import launch_pending, transfer_stream
+# the copies themselves, below ndarray.py (which uses them too); re-exported here
+from ._copying import (  # noqa: F401
+    ASYNC, _check_host_out, _host_destination, copy_host_into, from_host, host_array, host_value,
+    sequence_device, to_device, to_host,
+)
+from ._launch import empty, resolve_stream
 from . import _layout
 from .ndarray import ndarray
 
 __all__ = ["asarray", "array", "asnumpy", "from_host", "to_host", "to_device", "TransferHandle"]
 
 _NO_COPY_HINT = "Unable to avoid copy while creating an array as requested"
-ASYNC = "async"     # stream= value: copy on the device's transfer stream and return at once
 # Objects whose device memory asarray aliases instead of reading through NumPy: attribute
 # -> alias(obj, device or None, func) -> ndarray on the memory's device.  The interop
 # package registers "__cuda_array_interface__".
 DEVICE_MEMORY_IMPORTERS: dict = {}
-
-
-def host_value(obj, dtype=None, devices=None) -> np.ndarray:
-    """``obj`` as a NumPy array of any dtype; asnumpy arrays inside sequences are fetched.
-
-    ``devices``, a set, collects the devices of the asnumpy arrays fetched.
-    """
-    try:
-        return np.asarray(obj, dtype=dtype)
-    except TypeError:
-        if not isinstance(obj, (list, tuple)):
-            raise
-        return np.asarray(_fetch_nested(obj, set() if devices is None else devices), dtype=dtype)
-
-
-def host_array(obj, dtype, func, devices=None) -> np.ndarray:
-    """``obj`` as a numeric NumPy array in native byte order; TypeError naming ``func`` if not."""
-    host = obj if dtype is None and type(obj) is np.ndarray else host_value(obj, dtype, devices)
-    checked = _dtypes.to_dtype(host.dtype, func)
-    return host if checked == host.dtype else host.astype(checked)
-
-
-def _fetch_nested(item, devices):
-    if isinstance(item, ndarray):
-        devices.add(item._device)
-        return item.get()
-    if isinstance(item, (list, tuple)):
-        return [_fetch_nested(x, devices) for x in item]
-    return item
-
-
-def sequence_device(devices, device, func):
-    """The device a sequence holding asnumpy arrays of ``devices`` becomes an array on.
-
-    The mixing rule: the arrays' device (the one asked for must be it), and
-    arrays of two devices raise ValueError naming both.
-    """
-    wanted = device if device is not None else next(iter(devices))
-    for other in devices:
-        if other is not wanted:
-            raise devices_differ(func, wanted, other)
-    return wanted
-
-
-def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
-    """Queue a copy of ``host`` (broadcast and cast) into the device array ``dst``."""
-    device = dst._device
-    resolve_stream(device, stream, func).launch(device.backend.copy_from_host, dst, host)
-
-
-def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=None) -> ndarray:
-    """A new array on ``device`` holding a copy of the NumPy array ``host``."""
-    dtype = _dtypes.to_dtype(host.dtype if dtype is None else dtype, func)
-    like = host
-    if order == "K" and host.flags.c_contiguous:
-        order, like = "C", None          # the common case, without layout matching
-    background = stream == ASYNC       # "async": queued on the transfer stream; see _pending
-    stream = transfer_stream(device) if background else resolve_stream(device, stream, func)
-    out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
-    if background:
-        return launch_pending(stream, out, device.backend.copy_from_host, host)
-    stream.launch(device.backend.copy_from_host, out, host)
-    return out
-
-
-def _host_destination(array: ndarray, out, func) -> np.ndarray:
-    """``out`` checked against ``array``, or a new host array in its layout.
-
-    New host arrays come from the back end's ``host_empty`` (large ones from
-    its host memory pool, already faulted in).
-    """
-    if out is None:
-        flags = array.flags
-        use_f = not flags.c_contiguous and flags.f_contiguous
-        return array._device.backend.host_empty(array.shape, array.dtype, "F" if use_f else "C")
-    _check_host_out(out, array.shape, array.dtype, func)
-    return out
-
-
-def _check_host_out(out, shape, dtype, func) -> None:
-    """Raise unless ``out`` is a writeable NumPy array of ``shape`` (and ``dtype`` if given)."""
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"asnumpy.{func}: out must be a numpy.ndarray, got {type(out).__name__}")
-    if out.shape != shape or (dtype is not None and out.dtype != dtype):
-        wanted = f"shape {shape}" + ("" if dtype is None else f" and dtype {dtype}")
-        raise ValueError(
-            f"asnumpy.{func}: out has shape {out.shape} and dtype {out.dtype}, but {wanted} "
-            "is required"
-        )
-    if not out.flags.writeable:
-        raise ValueError(f"asnumpy.{func}: out is read-only")
-
-
-def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:
-    """Queue a copy of ``array`` to the host; returns the (possibly pending) NumPy array."""
-    out = _host_destination(array, out, func)
-    device = array._device
-    resolve_stream(device, stream, func).launch(device.backend.copy_to_host, out, array)
-    return out
-
-
-def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None,
-              order="K") -> ndarray:
-    """``array`` on ``device``: itself if already there, else a copy in ``order``, on a stream."""
-    if array._device is device and (dtype is None or dtype == array.dtype):
-        return array
-    dtype = array.dtype if dtype is None else dtype
-    source = array._device
-    if source.backend is device.backend:
-        out = empty(array.shape, dtype, device, order, like=array, stream=None, func=func)
-        resolve_stream(source, stream, func).launch(device.backend.copy_peer, out, array)
-        return out
-    # Different back ends: stage through the host, in order on one stream.
-    host = to_host(array, stream=stream, func=func)
-    resolve_stream(source, stream, func).synchronize()
-    return from_host(host, device, None, func, order=order, dtype=dtype)
 
 
 def _alias_host(host: np.ndarray, device: Device, func) -> ndarray:
