@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -77,6 +78,11 @@ def main() -> None:
     print(f"import numpy    {numpy_ms:7.1f} ms")
     print(f"import asnumpy  {asnumpy_ms:7.1f} ms")
     print(f"difference      {asnumpy_ms - numpy_ms:7.1f} ms")
+    # each round's own difference (asnumpy's run right after NumPy's), the median of them:
+    # steadier than the minima when the load changes during the measurement
+    paired = sorted(a - n for n, a in zip(samples["numpy"], samples["asnumpy"]))
+    print(f"difference, median of the {args.runs} rounds' own  "
+          f"{statistics.median(paired) * 1e3:7.1f} ms")
 
     # the modules only asnumpy brings in (NumPy's own import is the baseline)
     numpy_modules = importtime_rows("numpy")
