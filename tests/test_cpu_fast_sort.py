@@ -90,6 +90,21 @@ def test_stable_argsort_takes_packed_path(split_small):
     assert numpy.array_equal(got, numpy.argsort(host, stable=True))
 
 
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16,
+                                   numpy.uint16])
+def test_stable_argsort_of_short_integers_is_one_radix_call(split_small, dtype):
+    """NumPy's stable sort of integers up to 16 bits is a linear radix sort: not split."""
+    host = _values(numpy.random.default_rng(), 3000, dtype, ties=True)
+    for kw in ({"stable": True}, {"kind": "mergesort"}):
+        got = asnumpy.argsort(asnumpy.asarray(host), **kw).get()
+        assert numpy.array_equal(got, numpy.argsort(host, **kw))
+    assert split_small == []
+    host = (host.astype(numpy.int64) % 2048).astype(numpy.float16)   # floats: split
+    got = asnumpy.argsort(asnumpy.asarray(host), stable=True).get()
+    assert numpy.array_equal(got, numpy.argsort(host, stable=True))
+    assert split_small == [3000]
+
+
 def test_unstable_argsort_without_ties_takes_packed_path(split_small):
     host = numpy.random.default_rng().permutation(5000).astype(numpy.int32)
     got = asnumpy.argsort(asnumpy.asarray(host)).get()

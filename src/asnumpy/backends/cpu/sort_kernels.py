@@ -51,6 +51,12 @@ def _is_stable(kind, stable):
     return bool(stable) or (kind is not None and str(kind)[:1].lower() in "ms")
 
 
+def _radix(dtype, kind, stable):
+    """Whether NumPy sorts ``dtype`` by radix sort: the stable kinds of integers (and
+    bools) of 16 bits at most.  That is linear and memory-bound: one call beats any split."""
+    return dtype.kind in "biu" and dtype.itemsize <= 2 and _is_stable(kind, stable)
+
+
 def _lt(x, y):
     """``x < y`` in NumPy's sort order (NaN last)."""
     return bool(x < y) or (bool(np.isnan(y)) and not np.isnan(x))
@@ -298,7 +304,8 @@ def _sort_into(dest, x, axis, kind, stable, want_index):
         x, axis = x.reshape(-1), 0
     parts = parallel.thread_count()
     if (parts > 1 and x.size >= SPLIT_MIN and x.dtype.kind in _KINDS
-            and not (x.dtype.kind == "f" and x.dtype.itemsize > 8)):
+            and not (x.dtype.kind == "f" and x.dtype.itemsize > 8)
+            and not _radix(x.dtype, kind, stable)):
         if x.ndim == 1:
             stable_kind = _is_stable(kind, stable)
             if want_index:
