@@ -336,7 +336,7 @@ def sort(out, a, axis, kind, stable) -> None:
     stable = stable if stable else None
     x = view(a)
     if out is a:
-        if x.size < SPLIT_MIN or parallel.thread_count() < 2:
+        if x.size < SPLIT_MIN or parallel.thread_count() < 2 or _radix(x.dtype, kind, stable):
             x.sort(axis=axis, kind=kind, stable=stable)
         else:
             _sort_into(x, x.copy(), axis, kind, stable, False)
