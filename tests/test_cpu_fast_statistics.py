@@ -331,3 +331,44 @@ def test_var_searched(dtype, shape, axis, ddof, keepdims, seed):
     assert got.dtype == want.dtype and got.shape == want.shape
     tolerance = RTOL[F4] if host.dtype == F4 else RTOL[F8]
     testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance * float(want.max()))
+
+
+# ---------------------------------------------------------------------------
+# mean of a whole array, computed at once (statistics._mean_now)
+
+@pytest.mark.parametrize("dtype", REAL + [numpy.complex64])
+@pytest.mark.parametrize("keepdims", [False, True])
+@testing.with_seed()
+@testing.numpy_asnumpy_array_equal(device_check=True)
+def test_mean_of_everything_is_numpys(xp, dtype, keepdims):
+    a = xp.asarray(numpy.asarray(random_real((30, 7), dtype, numpy)).astype(dtype))
+    return a.mean(keepdims=keepdims), xp.mean(a.T[::-1]), xp.mean(a[0, 0])
+
+
+@pytest.mark.parametrize("dtype", [F2, F4, F8, numpy.complex128, numpy.int32])
+@testing.with_seed()
+@testing.numpy_asnumpy_allclose(rtol=RTOL, atol=ATOL, device_check=True, accept_error=TypeError)
+def test_mean_dtype_argument(xp, dtype):
+    return xp.asarray(random_real((50,), F4, xp)).mean(dtype=dtype)
+
+
+@testing.numpy_asnumpy_array_equal()
+def test_mean_of_empty_warns(xp):
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        return xp.mean(xp.zeros((0, 3), F4))
+
+
+@testing.with_seed()
+def test_mean_in_a_stream_block_runs_on_the_stream():
+    host = numpy.random.standard_normal(1000)
+    a = asnumpy.asarray(host)
+    with asnumpy.Stream() as stream:
+        result = a.mean()
+    stream.synchronize()
+    testing.assert_array_equal(result, host.mean())
+
+
+@pytest.mark.parametrize("device", ["cpu:0", "cpu:1"])
+def test_mean_on_each_device(device):
+    result = asnumpy.asarray(numpy.arange(10.0), device=device).mean()
+    assert str(result.device) == device and float(result) == 4.5

@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from ...runtime._state import open_stream_blocks
 from .._launch import empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
@@ -53,6 +54,10 @@ def _ddof(ddof, correction):
 def _mean(a, axis=None, dtype=None, out=None, keepdims=NoValue, where=NoValue):
     """NumPy's ``_methods._mean`` (host data is moved to the device first)."""
     arr = device_operand(a, out)
+    if axis is None and out is None and (where is NoValue or where is True):
+        now = _mean_now(arr, dtype, False if keepdims is NoValue else keepdims)
+        if now is not None:
+            return now
     keepdims, where = _options(arr, keepdims, where)
     rcount = count_items(arr, axis, keepdims, where)
     empty_slice = rcount == 0 if where is True else any_true(UFUNCS["equal"](rcount, 0))
@@ -117,11 +122,35 @@ def _var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=NoValue, where=NoV
     return divide_by_count(ret, rcount)
 
 
+def _mean_now(arr, dtype, keepdims):
+    """``numpy.mean`` of all of ``arr``, on a device that runs NumPy's loops,
+    computed at once on the caller's thread (None: take the launch path).
+
+    As the fast lane (ufuncs/fast.py) does for ``a.sum()``: when the sum
+    would not be split, the launched kernels would make these very NumPy
+    calls on this thread, unless a ``with stream:`` block is open somewhere
+    (then the work is queued in stream order instead).
+    """
+    loops = arr._device.numpy_loops
+    if loops is None or open_stream_blocks[0] or arr.size == 0:
+        return None
+    if dtype is None:
+        computed = _F8 if arr.dtype.kind in "biu" else _F4 if arr.dtype == _F2 else arr.dtype
+    elif np.dtype(dtype).kind in "fc":
+        computed = np.dtype(dtype)
+    else:
+        return None
+    if arr.size >= loops.reduce_split_min(arr.dtype, computed):
+        return None
+    result = np.mean(loops.view(arr), dtype=dtype, keepdims=keepdims)
+    return ndarray._adopt_native(np.asarray(result), arr._device)
+
+
 def _one_kernel(arr, dtype) -> bool:
     """Whether ``var`` of real ``arr`` runs as one ``var`` kernel: on back ends
     that run NumPy's loops, which have one (the cpu's reads the data once,
     in cache-sized pieces); other back ends compose it from ufunc calls."""
-    return (getattr(arr._device.backend, "runs_numpy_loops", False) and arr.size > 0
+    return (arr._device.numpy_loops is not None and arr.size > 0
             and arr.dtype.kind in "biuf" and (dtype is None or np.dtype(dtype).kind == "f"))
 
 

@@ -39,7 +39,7 @@ from .kernels import view
 from .statistics_kernels import CPU_FUNCTIONS
 
 __all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN",
-           "SPLIT_MIN_WORK", "STANDARD_VALUES",
+           "SPLIT_MIN_WORK", "STANDARD_VALUES", "reduce_split_min",
            "UFUNCS", "direct_weight"]
 
 _ndarray = np.ndarray
@@ -384,7 +384,7 @@ def reduce(out, name, array, axes, dtype, keepdims, initial, where) -> None:
     fold = name in STANDARD_VALUES and len(axes) == 1 and _folds(name, dtype or o.dtype, a)
     if fold and not np.isfinite(a).all():
         return _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
-    small = a.size < _split_min(a, o, dtype)
+    small = a.size < reduce_split_min(a.dtype, o.dtype, a.dtype if dtype is None else dtype)
     if initial is None and where is None:
         if small or not _reduce_split(f, a, o, axes, dtype, keepdims, {}):
             f.reduce(a, axis=axes, dtype=dtype, out=o, keepdims=keepdims)
@@ -400,14 +400,14 @@ def reduce(out, name, array, axes, dtype, keepdims, initial, where) -> None:
         _reduce_by_fold(name, a, o, axes[0], dtype, keepdims, initial, where)
 
 
-def _split_min(a, o, dtype) -> int:
-    """The size from which a reduction of ``a`` into ``o`` is split: reductions
-    that convert each element (another accumulator or result dtype, float16's
-    arithmetic in float32) from REDUCE_SPLIT_MIN, streaming ones from
-    REDUCE_STREAMING_SPLIT_MIN."""
-    converts = (o.dtype != a.dtype or (dtype is not None and dtype != a.dtype)
-                or a.dtype == np.float16)
-    return REDUCE_SPLIT_MIN if converts else max(REDUCE_SPLIT_MIN, REDUCE_STREAMING_SPLIT_MIN)
+def reduce_split_min(dtype, *computed) -> int:
+    """The size from which a reduction of ``dtype`` data, accumulated and
+    written in the ``computed`` dtypes, is split: one that converts each
+    element (another dtype, or float16's arithmetic in float32) from
+    REDUCE_SPLIT_MIN, a streaming one from REDUCE_STREAMING_SPLIT_MIN."""
+    if dtype == np.float16 or any(other != dtype for other in computed):
+        return REDUCE_SPLIT_MIN
+    return max(REDUCE_SPLIT_MIN, REDUCE_STREAMING_SPLIT_MIN)
 
 
 def _reduce_by_fold(name, a, o, axis, dtype, keepdims, initial, where):
