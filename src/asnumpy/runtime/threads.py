@@ -7,19 +7,20 @@ the data.  ``set_cpu_threads(1)`` turns splitting off.
 
 from __future__ import annotations
 
+from .device import Device
+
 __all__ = ["cpu_threads", "set_cpu_threads"]
 
 
-def _parallel():
-    # the cpu back end is imported only when asked about (DESIGN: lazy back ends)
-    from ..backends.cpu import parallel
-
-    return parallel
+def _cpu_backend():
+    # the cpu back end, through its device: loaded only when asked about (DESIGN: lazy
+    # back ends), and the runtime imports no back end's module itself
+    return Device("cpu").backend
 
 
 def cpu_threads() -> int:
     """The number of threads large cpu work is split across."""
-    return _parallel().thread_count()
+    return _cpu_backend().thread_count()
 
 
 def set_cpu_threads(count: int) -> None:
@@ -28,4 +29,4 @@ def set_cpu_threads(count: int) -> None:
     Elementwise results do not depend on the count; reductions are
     deterministic for any count.
     """
-    _parallel().set_thread_count(count)
+    _cpu_backend().set_thread_count(count)

@@ -33,6 +33,9 @@ class CpuBackend:
     can_alias_host = True
     # Each device's default stream runs a launch inline, on the caller's thread.
     default_stream_class = DefaultStream
+    # How many threads large work is split across (runtime.cpu_threads / set_cpu_threads).
+    thread_count = staticmethod(parallel.thread_count)
+    set_thread_count = staticmethod(parallel.set_thread_count)
     # Kernels are NumPy's loops on views of that memory: small calls may run
     # NumPy directly and adopt its result (the fast lane, _core/ufuncs/fast.py,
     # which reads the split thresholds, weights and views of this module).
