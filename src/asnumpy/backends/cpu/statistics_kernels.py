@@ -155,7 +155,9 @@ def _var_across(a, axes, cut, target, dtype, ddof, whole):
         deviation = np.subtract(x, mean)
         np.square(deviation, out=deviation)
         means[i] = mean
-        np.add.reduce(deviation, axis=axes, dtype=dtype, keepdims=True, out=squares[i])
+        # (summed in the piece's dtype as NumPy does; a float64 out= would
+        # make NumPy convert every float32 element through its buffers)
+        squares[i] = np.add.reduce(deviation, axis=axes, dtype=dtype, keepdims=True)
 
     if parallel.run(piece, count):        # a flag was raised: NumPy's own call reports it
         whole()
