@@ -107,10 +107,12 @@ def _four_step(module, name, source, target, norm, workers):
     """
     rows, cols = _grid(source.shape[0])
     function = getattr(module, name)
-    grid = np.empty((rows, cols), target.dtype)
+    # NumPy 2's precision (single for float32/complex64 input), whatever ``out``'s dtype
+    precision = np.result_type(source.dtype, np.complex64)
+    grid = np.empty((rows, cols), precision)
     np.copyto(grid, source.reshape(rows, cols))
     grid = function(grid, axis=0, norm=norm, overwrite_x=True, workers=workers)
-    np.multiply(grid, _twiddles(rows, cols, target.dtype, name == "ifft"), out=grid)
+    np.multiply(grid, _twiddles(rows, cols, precision, name == "ifft"), out=grid)
     spectrum = function(grid.T, axis=0, norm=norm, overwrite_x=True, workers=workers)
     np.copyto(target.reshape(cols, rows), spectrum)     # spectrum[k2, k1] = X[k1 + rows * k2]
 
