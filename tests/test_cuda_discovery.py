@@ -245,7 +245,7 @@ package = types.ModuleType("cuda"); package.core, package.bindings = core, bindi
 sys.modules.update({{"cuda": package, "cuda.core": core, "cuda.bindings": bindings,
                     "cuda.bindings.driver": cu}})
 import asnumpy as ap
-from asnumpy import backends
+from asnumpy.runtime import backend_loader as backends
 backends._PRECHECKS["cuda"] = lambda: None      # as if libcuda were installed
 for attempt in range(2):
     try:
@@ -274,7 +274,7 @@ def test_cpu_keeps_working_with_a_too_old_driver():
 def test_the_precheck_looks_for_the_driver_without_importing_it(monkeypatch, tmp_path):
     import ctypes.util  # the precheck imports it on first use (it brings subprocess along)
 
-    from asnumpy import backends
+    from asnumpy.runtime import backend_loader as backends
 
     monkeypatch.delenv("ASNUMPY_CUDA_DRIVER", raising=False)
     monkeypatch.setattr(backends, "_NVIDIA_DRIVER_MARKS", (str(tmp_path),))

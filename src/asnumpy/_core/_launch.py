@@ -13,11 +13,22 @@ import functools
 import numpy as np
 
 from ..runtime.stream import Stream, get_current_stream
-from . import ndarray as _ndarray_module  # a cycle: ndarray.py imports this module
 from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
 __all__ = ["resolve_stream", "launch", "launch_on", "empty", "check_same_device", "devices_differ",
            "nested_device", "errstate_wrapped"]
+
+
+# asnumpy.ndarray, which registers itself here as it is defined: the class sits in
+# the layer above this module (it launches kernels through it) and :func:`empty`
+# builds instances of it, so the lower layer holds it instead of importing it.
+array_class = None
+
+
+def register_array_class(cls) -> None:
+    """Make :func:`empty` build arrays of ``cls`` (called once, by ndarray.py)."""
+    global array_class
+    array_class = cls
 
 
 def resolve_stream(device, stream, func="launch"):
@@ -132,4 +143,4 @@ def empty(shape, dtype, device, order="C", like=None, stream=None, func="empty")
     check_nbytes(shape, dtype.itemsize, func)
     nbytes = size_of(shape) * dtype.itemsize
     buffer = device.memory_pool.malloc(nbytes, resolve_stream(device, stream, func))
-    return _ndarray_module.ndarray._from_buffer(buffer, shape, dtype, strides, 0, device)
+    return array_class._from_buffer(buffer, shape, dtype, strides, 0, device)

@@ -19,7 +19,7 @@ from .. import _dtypes
 from ..runtime.device import Device
 from ..runtime.stream import get_current_stream
 from . import _layout
-from ._launch import check_same_device, empty, launch
+from ._launch import check_same_device, empty, launch, register_array_class
 from . import _copying as transfer  # host <-> device copies (get, to, from_numpy)
 
 __all__ = ["ndarray", "Flags"]
@@ -450,9 +450,7 @@ class ndarray:
             view._native = native
             return view
         if not _is_basic_key(key):
-            from .indexing.getset import getitem
-
-            return getitem(self, key)          # advanced: a copy
+            return self._advanced_getitem(key)          # a copy (indexing/getset.py)
         shape, strides, offset = _layout.basic_index(key, self._shape, self._strides, self._offset)
         return self._view(shape, strides, offset)
 
@@ -460,9 +458,7 @@ class ndarray:
         if not self._writeable:
             raise ValueError("assignment destination is read-only")
         if not _is_basic_key(key):
-            from .indexing.getset import setitem
-
-            return setitem(self, key, value)
+            return self._advanced_setitem(key, value)   # (indexing/getset.py)
         target = self if key is Ellipsis else self[key]
         _assign(target, value, "ndarray.__setitem__", element=_selects_one_element(key, self.ndim))
 
@@ -637,6 +633,9 @@ class ndarray:
         return transfer.to_device(self, Device(device), stream, func="ndarray.to")
 
 
+register_array_class(ndarray)      # empty() builds this class (_launch.py)
+
+
 def _rebuild(host, device_name):
     return transfer.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
 
@@ -678,9 +677,9 @@ def _is_basic_key(key) -> bool:
     kind = type(key)
     if kind is int or kind is slice or key is Ellipsis or key is None:
         return True
-    from .indexing.getset import is_basic_key
-
-    return is_basic_key(key)
+    # tuples, arrays, lists: the indexing package's full test, which it sets on the
+    # class (a method declared in asnumpy._LAZY_METHODS: first use imports it)
+    return ndarray._is_basic_index(key)
 
 
 def _assign(target: ndarray, value, func: str, element: bool = False) -> None:

@@ -12,7 +12,7 @@ import threading
 import weakref
 
 from .._errors import DeviceUnavailableError
-from ..backends import KNOWN_KINDS, load_backend
+from .backend_loader import KNOWN_KINDS, load_backend
 from ._state import thread_state as _thread_state
 from .memory import MemoryPool
 

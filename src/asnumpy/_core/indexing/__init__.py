@@ -12,6 +12,7 @@ indices, ix_, ravel_multi_index, unravel_index), :mod:`.memory`
 from __future__ import annotations
 
 from . import diagonals, indices, memory, selection, taking
+from . import getset  # noqa: F401  (sets ndarray's advanced-indexing branch)
 from .diagonals import *
 from .indices import *
 from .memory import *

@@ -166,3 +166,11 @@ def setitem(a: ndarray, key, value) -> None:
     if a.size:
         launch_inplace(a._device, "ndarray.__setitem__", (a, dev_key, dev_value), {},
                        "ndarray.__setitem__")
+
+
+# ndarray's advanced-indexing branch.  ndarray.py sits below this package and does not
+# import it: its __getitem__/__setitem__ reach these through the class, where they are
+# declared lazy (asnumpy._LAZY_METHODS), so their first use imports this package.
+ndarray._advanced_getitem = getitem
+ndarray._advanced_setitem = setitem
+ndarray._is_basic_index = staticmethod(is_basic_key)
