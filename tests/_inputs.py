@@ -83,3 +83,19 @@ def for_views_and_dtypes(**dtype_options):
         test = testing.with_seed()(testing.for_all_dtypes(**dtype_options)(test))
         return pytest.mark.parametrize("view", VIEWS)(test)
     return decorate
+
+
+def expected_cpu_argsort(host, **kind):
+    """What asnumpy's cpu ``argsort`` returns for a 1-D host line (kind keywords as NumPy's).
+
+    NumPy's own answer, except that an unstable argsort of a line long enough to be
+    split across threads (``sort_kernels.SPLIT_MIN``), of a dtype of 32 bits or less,
+    is the stable order: NumPy leaves the order of ties unspecified for those kinds.
+    """
+    from asnumpy.backends.cpu import sort_kernels
+
+    unstable = not kind.get("stable") and kind.get("kind") not in ("stable", "mergesort")
+    if (unstable and host.ndim == 1 and host.size >= sort_kernels.SPLIT_MIN
+            and host.dtype.kind in "biuf" and host.dtype.itemsize <= 4):
+        return np.argsort(host, stable=True)
+    return np.argsort(host, **kind)

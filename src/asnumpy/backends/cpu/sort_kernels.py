@@ -17,8 +17,12 @@ the one a single ``numpy.sort``/``numpy.argsort`` gives:
 * ``argsort`` of a long line of 32 bits or less sorts 64-bit keys ``(order
   bits) << 32 | index`` as above: distinct keys, so the fastest (SIMD) sort
   gives the stable order, and the merges move one array instead of two.
-  An unstable kind gives NumPy's order only without ties: a sorted sample
-  holding ties sends the line straight to one NumPy call.
+  That order is also the answer for the unstable kinds: NumPy leaves the
+  order of equal elements unspecified for them (its SIMD dispatch picks a
+  different sort per CPU), and random data of these sizes always holds
+  ties, so matching one NumPy build's tie order would mean one NumPy call.
+  Wider dtypes keep NumPy's order: a sorted sample holding ties sends an
+  unstable argsort straight to one NumPy call.
 
 ``call_held`` / ``copy_held`` run a NumPy function whose result sizes depend
 on the data (``unique``, set operations, ``bincount`` ...): the first writes
@@ -206,13 +210,9 @@ def _packable(x):
             and x.shape[0] <= 1 << _INDEX_BITS)
 
 
-def _argsort_packed(x, stable, dest_index):
-    """``dest_index[...] = numpy.argsort(x)`` for 1-D ``x`` of a :func:`_packable` dtype.
-
-    The result is the stable order; for an unstable kind it is NumPy's only
-    when no two values tie, so False is returned (and the caller sorts
-    again) when some do.
-    """
+def _argsort_packed(x, dest_index):
+    """``dest_index[...] = numpy.argsort(x, stable=True)`` for 1-D ``x`` of a
+    :func:`_packable` dtype (also the answer for the unstable kinds: see above)."""
     n = x.shape[0]
     parts = parallel.thread_count()
     bounds = _bounds(n, parts)
@@ -230,22 +230,16 @@ def _argsort_packed(x, stable, dest_index):
     parallel.run(sort_run, parts)
     merged = _scratch(n, np.dtype(np.uint64))
     _merge_runs(keys, None, bounds, merged, None)
-    ties = []
 
     def unpack(i):
         lo, hi = bounds[i], bounds[i + 1]
         np.bitwise_and(merged[lo:hi], _INDEX_MASK, out=dest_index[lo:hi], casting="unsafe")
-        if not stable:                       # neighbours with equal value bits tie
-            neighbours = merged[max(lo - 1, 0):hi]
-            if np.any((neighbours[1:] ^ neighbours[:-1]) <= _INDEX_MASK):
-                ties.append(i)
 
     parallel.run(unpack, parts)
-    return stable or not ties
 
 
-# An unstable argsort is NumPy's only without ties; a sorted sample of every
-# SAMPLE_STEP-th element that holds ties shows it is not worth trying.
+# An unstable argsort of a wider dtype is NumPy's only without ties; a sorted
+# sample of every SAMPLE_STEP-th element that holds ties shows it is not worth trying.
 SAMPLE_STEP = 16
 
 
@@ -309,11 +303,11 @@ def _sort_into(dest, x, axis, kind, stable, want_index):
         if x.ndim == 1:
             stable_kind = _is_stable(kind, stable)
             if want_index:
+                if _packable(x):
+                    _argsort_packed(x, dest)
+                    return
                 if not stable_kind and _sample_ties(x):
                     pass                     # ties: only NumPy's own sort gives its order
-                elif _packable(x):
-                    if _argsort_packed(x, stable_kind, dest):
-                        return
                 else:
                     values = np.empty(x.shape[0], x.dtype)
                     if _sort_line(x, kind, stable_kind, True, values, dest):
