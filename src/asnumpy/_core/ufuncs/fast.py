@@ -106,8 +106,17 @@ def _size(shape) -> int:
     return size
 
 
-def binary_lanes(numpy_ufunc):
-    """``(lane(a, b), lane_out(a, b, out))`` for a binary single-output ufunc."""
+def _no_result(*operands):
+    return None
+
+
+def binary_lanes(numpy_ufunc, fallback=_no_result):
+    """``(lane(a, b), lane_out(a, b, out))`` for a binary single-output ufunc.
+
+    Where ``lane`` does not take a call it returns ``fallback(a, b)`` (by
+    default None, for ``ufunc.__call__`` to go on); an operator passes its
+    general path, so that ``a + b`` runs one Python function on the lane.
+    """
     f = numpy_ufunc
     costs = {}
 
@@ -147,7 +156,7 @@ def binary_lanes(numpy_ufunc):
         if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
             device = a._device
             if b._device is not device or not device.numpy_loops or open_stream_blocks[0]:
-                return None
+                return fallback(a, b)
             an, bn = a._native, b._native
             if an is None:
                 an = _view_of(a)
@@ -160,13 +169,16 @@ def binary_lanes(numpy_ufunc):
             cost, dtype = entry
             size = an.size
             if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
-                return None
+                return fallback(a, b)
             if size * dtype.itemsize >= POOL_MIN_BYTES:
-                return _into_pool(f, device, (an, bn), dtype, a._shape)
+                pooled = _into_pool(f, device, (an, bn), dtype, a._shape)
+                return fallback(a, b) if pooled is None else pooled
             try:
                 result = f(an, bn)
-            except _PRE_WRITE_ERRORS:
-                return None
+            except _PRE_WRITE_ERRORS:       # (the fallback's own error must not chain to it)
+                result = None
+            if result is None:
+                return fallback(a, b)
             if type(result) is not _numpy_array:       # 0-d operands give a NumPy scalar
                 result = _asarray(result)
             array = _new(ndarray)
@@ -182,7 +194,7 @@ def binary_lanes(numpy_ufunc):
             return array
         found = operands(a, b)
         if found is None:
-            return None
+            return fallback(a, b)
         device, an, bn, key, shape = found
         entry = costs.get(key)
         if entry is None:
@@ -190,13 +202,16 @@ def binary_lanes(numpy_ufunc):
         cost, dtype = entry
         size = _size(shape)
         if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
-            return None
+            return fallback(a, b)
         if size * dtype.itemsize >= POOL_MIN_BYTES:
-            return _into_pool(f, device, (an, bn), dtype, shape)
+            pooled = _into_pool(f, device, (an, bn), dtype, shape)
+            return fallback(a, b) if pooled is None else pooled
         try:
             result = f(an, bn)
         except _PRE_WRITE_ERRORS:
-            return None
+            result = None
+        if result is None:
+            return fallback(a, b)
         if type(result) is not _numpy_array:
             result = _asarray(result)
         return _adopt(result, device)

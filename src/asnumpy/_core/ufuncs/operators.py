@@ -16,6 +16,7 @@ import numpy as np
 
 from ..ndarray import ndarray
 from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from .fast import binary_lanes
 
 __all__ = ["attach_operators"]
 
@@ -52,13 +53,18 @@ def _binary(ufunc, form, op):
     reflected, in_place = form == "__r{}__", form == "__i{}__"
 
     def operator(self, other):
-        result = (lane(other, self) if reflected else
-                  lane_out(self, other, self) if in_place else lane(self, other))
+        result = lane(other, self) if reflected else lane_out(self, other, self) if in_place \
+            else None
         if result is not None:
             return result
         if _defers(other):
             return NotImplemented
         return call(ufunc, self, other)
+
+    if form == "__{}__" and ufunc._lane is not None:
+        # the forward form is the lane itself, with the general path as its fallback:
+        # one Python function for a + b (fast.py)
+        operator = binary_lanes(ufunc._numpy, fallback=operator)[0]
 
     operator.__name__ = operator.__qualname__ = form.format(op)
     operator.__doc__ = doc.format(ufunc.__name__)
