@@ -374,3 +374,14 @@ def test_mean_in_a_stream_block_runs_on_the_stream():
 def test_mean_on_each_device(device):
     result = asnumpy.asarray(numpy.arange(10.0), device=device).mean()
     assert str(result.device) == device and float(result) == 4.5
+
+
+@pytest.mark.parametrize("func", ["mean", "var", "std"])
+def test_fused_statistics_still_fuse(func):
+    # A value traced by asnumpy.fuse takes the composed path, not the one-kernel ones.
+    host = numpy.random.default_rng(0).random((50, 4))
+    fused = asnumpy.fuse(lambda a: getattr(asnumpy, func)(a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # a FusionFallbackWarning fails the test
+        result = fused(asnumpy.asarray(host))
+    testing.assert_allclose(result, getattr(numpy, func)(host), rtol=1e-12)

@@ -131,6 +131,8 @@ def _mean_now(arr, dtype, keepdims):
     calls on this thread, unless a ``with stream:`` block is open somewhere
     (then the work is queued in stream order instead).
     """
+    if type(arr) is not ndarray:          # a value traced by asnumpy.fuse
+        return None
     loops = arr._device.numpy_loops
     if loops is None or open_stream_blocks[0] or arr.size == 0:
         return None
@@ -150,7 +152,7 @@ def _one_kernel(arr, dtype) -> bool:
     """Whether ``var`` of real ``arr`` runs as one ``var`` kernel: on back ends
     that run NumPy's loops, which have one (the cpu's reads the data once,
     in cache-sized pieces); other back ends compose it from ufunc calls."""
-    return (arr._device.numpy_loops is not None and arr.size > 0
+    return (type(arr) is ndarray and arr._device.numpy_loops is not None and arr.size > 0
             and arr.dtype.kind in "biuf" and (dtype is None or np.dtype(dtype).kind == "f"))
 
 
