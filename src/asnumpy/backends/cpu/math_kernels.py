@@ -66,8 +66,11 @@ SPLIT_MIN_WORK = 1 << 26
 # * a reduction that streams, in the operand's own dtype (float32/float64
 #   sum and mean, max, int64 sum, ...), already reads at the machine's memory
 #   bandwidth on one thread (float64 sum 31 GB/s, float32 24-27 GB/s; two
-#   threads together reach the same ~31 GB/s), so splitting lost at every size
-#   measured (0.27x-0.97x): those are never split (REDUCE_STREAMING_SPLIT_MIN);
+#   threads together reach the same ~31 GB/s): split, 1-D float32/float64
+#   sums ran 0.90x-0.99x at load 0.9 and 0.27x-0.97x under load; the best
+#   case seen, a 3000 x 3000 float32 sum at load 0.7, 1.09x (1.43 ms against
+#   1.56).  A busy second core costs up to 3x, a free one gains 10% at most:
+#   those are never split (REDUCE_STREAMING_SPLIT_MIN);
 # * one that converts every element (int32 summed in int64, float32 in
 #   float64, float16) is compute-bound, about 1 element per ns: split, it ran
 #   1.09x at 2**23 and 1.53x at 2**26 elements (int32 into int64) with the
