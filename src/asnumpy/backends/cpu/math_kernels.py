@@ -72,11 +72,12 @@ SPLIT_MIN_WORK = 1 << 26
 #   1.56).  A busy second core costs up to 3x, a free one gains 10% at most:
 #   those are never split (REDUCE_STREAMING_SPLIT_MIN);
 # * one that converts every element (int32 summed in int64, float32 in
-#   float64, float16) is compute-bound, about 1 element per ns: split, it ran
-#   1.09x at 2**23 and 1.53x at 2**26 elements (int32 into int64) with the
-#   second core partly busy; below 2**23 the hand-off and the partial results
-#   cost more than the second core gains (0.33-0.84x).
-REDUCE_SPLIT_MIN = 1 << 23
+#   float64, float16) is compute-bound, 0.2-2 elements per ns: split at load
+#   0.6 it ran 1.27x-1.78x at 2**21 elements (int32 sum and mean, float32 into
+#   float64, float16; int16 0.95x), 1.3x-1.8x at 2**22-2**26, and 0.86x-0.95x
+#   at 2**20 (one 2**20-element run: no second piece, only the overhead).
+#   (At load 3-5 the same splits ran 0.33x-1.5x.)
+REDUCE_SPLIT_MIN = 1 << 21
 REDUCE_STREAMING_SPLIT_MIN = 1 << 62    # never: no size measured gained
 REDUCE_CHUNK = 1 << 20
 REDUCE_MAX_CHUNKS = 64

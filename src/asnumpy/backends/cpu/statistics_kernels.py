@@ -40,8 +40,10 @@ __all__ = ["ARG_SPLIT_MIN_BYTES", "CPU_FUNCTIONS", "VAR_PIECE", "WHERE_BLOCK"]
 #
 # var: elements per piece.  2**18 float32 (1 MiB: a piece, its deviations
 # and NumPy's buffers stay in the 1 MiB L2 cache) ran a (3000, 3000) float32
-# std(axis=0) in 5.6 ms against 7-8 ms for 2**16 and 2**17 and NumPy's 13-16
-# ms; operands of at most one piece are one ``numpy.var`` call.
+# std(axis=0) in 5.6 ms on one thread against 7-8 ms for 2**16 and 2**17 and
+# NumPy's 13-16 ms; on two threads at load 0.6, 4.1 ms against NumPy's 12.1
+# (axis=1 4.6 ms, axis=None 3.3 ms; one thread 7.1, 7.1, 5.4 ms).  Operands
+# of at most one piece are one ``numpy.var`` call.
 VAR_PIECE = 1 << 18
 # argmax/argmin: from this many bytes the search is split.  NumPy's SIMD
 # search already streams at the machine's memory bandwidth on one thread
@@ -54,7 +56,8 @@ _ARG_PIECE_BYTES = 4 << 20      # a split search's pieces
 # where: elements per block, whose mask and operands stay in the 1 MiB L2
 # cache (832 KiB for float32).  2**23 float32 on one thread: 6.6 ms in blocks
 # of 2**14, 5.6 ms of 2**15, 4.4-5.2 ms of 2**16-2**17 (fewer NumPy calls),
-# against NumPy's where at 34-38 ms.
+# against NumPy's where at 34-38 ms; two threads at load 0.6: 3.6 ms against
+# 5.0 on one (1.4x from 2**20 elements, 1.2x at 2**18).
 WHERE_BLOCK = 1 << 16
 # Below this many elements NumPy's where is as fast (the bit selection's few
 # calls cost ~7 us: 2**12 float32 in 11 us against 8 us, 2**14 in 18 against 26).
