@@ -278,6 +278,7 @@ def test_where_on_each_device(device):
     (F4, None, False), (F8, None, False), (numpy.int64, None, False),
     (numpy.int32, None, True), (F4, F8, True), (F2, None, True)])
 def test_only_converting_reductions_split(monkeypatch, dtype, sum_dtype, splits):
+    # (below REDUCE_STREAMING_SPLIT_MIN, which this test leaves as it is)
     from asnumpy.backends.cpu import math_kernels
 
     monkeypatch.setattr(math_kernels, "REDUCE_SPLIT_MIN", 64)

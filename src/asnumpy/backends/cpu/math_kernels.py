@@ -59,26 +59,23 @@ _ndarray = np.ndarray
 SPLIT_MIN_WORK = 1 << 26
 # Reductions over fewer elements are one NumPy call; larger ones are cut
 # into pieces of about REDUCE_CHUNK elements (at most REDUCE_MAX_CHUNKS).
-# Measured by timing each reduction as one call and split, alternating, from
-# 2**20 to 2**26 elements (benchmarks/thresholds.py at load average 1.3, and
-# per-dtype runs at load 1.3-4.6: sum/max/mean of float16/32/64, int8/32/64,
-# complex64, axis=None/0/1):
-# * a reduction that streams, in the operand's own dtype (float32/float64
-#   sum and mean, max, int64 sum, ...), already reads at the machine's memory
-#   bandwidth on one thread (float64 sum 31 GB/s, float32 24-27 GB/s; two
-#   threads together reach the same ~31 GB/s): split, 1-D float32/float64
-#   sums ran 0.90x-0.99x at load 0.9 and 0.27x-0.97x under load; the best
-#   case seen, a 3000 x 3000 float32 sum at load 0.7, 1.09x (1.43 ms against
-#   1.56).  A busy second core costs up to 3x, a free one gains 10% at most:
-#   those are never split (REDUCE_STREAMING_SPLIT_MIN);
+# Measured by timing each reduction as one call and split across the two
+# cores, alternating, from 2**20 to 2**26 elements (per-dtype runs of sum,
+# mean, max; benchmarks/thresholds.py):
 # * one that converts every element (int32 summed in int64, float32 in
 #   float64, float16) is compute-bound, 0.2-2 elements per ns: split at load
 #   0.6 it ran 1.27x-1.78x at 2**21 elements (int32 sum and mean, float32 into
 #   float64, float16; int16 0.95x), 1.3x-1.8x at 2**22-2**26, and 0.86x-0.95x
-#   at 2**20 (one 2**20-element run: no second piece, only the overhead).
-#   (At load 3-5 the same splits ran 0.33x-1.5x.)
+#   at 2**20 (one 2**20-element run: no second piece, only the overhead);
+# * one that streams in the operand's own dtype (float32/float64 sum and
+#   mean, int64 sum, max) reads near the memory bandwidth on one thread
+#   (float64 sum 31 GB/s, float32 24-27 GB/s), so a second core adds less:
+#   at load 0.6, 1.08x-1.15x at 2**21, 1.29x-1.40x at 2**22, 0.9x-1.06x at
+#   2**23, and a mean of 3000 x 3000 / 4000 x 4000 float32 1.26x (float64
+#   1.03x-1.08x): split from REDUCE_STREAMING_SPLIT_MIN.
+# Both lose when the second core is busy (0.27x-0.97x at load 3-5).
 REDUCE_SPLIT_MIN = 1 << 21
-REDUCE_STREAMING_SPLIT_MIN = 1 << 62    # never: no size measured gained
+REDUCE_STREAMING_SPLIT_MIN = 1 << 22
 REDUCE_CHUNK = 1 << 20
 REDUCE_MAX_CHUNKS = 64
 _SLABS_PER_THREAD = 4           # elementwise pieces per thread: a late or busy thread costs little

@@ -46,12 +46,11 @@ __all__ = ["ARG_SPLIT_MIN_BYTES", "CPU_FUNCTIONS", "VAR_PIECE", "WHERE_BLOCK"]
 # of at most one piece are one ``numpy.var`` call.
 VAR_PIECE = 1 << 18
 # argmax/argmin: from this many bytes the search is split.  NumPy's SIMD
-# search already streams at the machine's memory bandwidth on one thread
-# (2**23 float32, 32 MiB, in 1.06 ms: 31 GB/s, all that two threads reach
-# together); split into 8 pieces it took 1.16 ms (0.91x) at load average 0.7,
-# and 0.22-1.14x from 2**20 to 2**25 elements under load: never split here,
-# as the streaming reductions (math_kernels.REDUCE_STREAMING_SPLIT_MIN).
-ARG_SPLIT_MIN_BYTES = 1 << 62
+# search streams near the memory bandwidth on one thread (2**23 float32, 32
+# MiB, in ~1.1 ms), so a second core adds little: at load 0.5, float32 split
+# in 4 MiB pieces ran 1.03x one call at 2**21 elements, 1.26x at 2**22, 1.14x
+# at 2**23 and 2**24; under load (3-5) 0.22x-1.14x.
+ARG_SPLIT_MIN_BYTES = 16 << 20
 _ARG_PIECE_BYTES = 4 << 20      # a split search's pieces
 # where: elements per block, whose mask and operands stay in the 1 MiB L2
 # cache (832 KiB for float32).  2**23 float32 on one thread: 6.6 ms in blocks
