@@ -144,7 +144,16 @@ def _mean_now(arr, dtype, keepdims):
         return None
     if arr.size >= loops.reduce_split_min(arr.dtype, computed):
         return None
-    result = np.mean(loops.view(arr), dtype=dtype, keepdims=keepdims)
+    if keepdims:
+        result = np.mean(loops.view(arr), dtype=dtype, keepdims=True)
+    else:
+        # NumPy's _methods._mean for a scalar sum, without its Python layers
+        # (3 of 21 us for 10**5 float64): the sum in the accumulator dtype,
+        # divided by the intp count in their promoted type, cast back
+        total = np.add.reduce(loops.view(arr), axis=None,
+                              dtype=None if computed == arr.dtype else computed)
+        kind = arr.dtype.type if dtype is None and arr.dtype == _F2 else total.dtype.type
+        result = kind(total / np.intp(arr.size))
     return ndarray._adopt_native(np.asarray(result), arr._device)
 
 
