@@ -17,11 +17,23 @@ import numpy as np
 import asnumpy as ap
 
 
+def _processor() -> str:
+    """The processor's model name (Linux's /proc/cpuinfo), else what platform knows."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()} ({platform.machine()})"
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine_line(device) -> str:
     """One line naming the versions, the machine and the cpu thread count."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (f"asnumpy {ap.__version__} on {device}, NumPy {np.__version__}, "
-            f"{platform.processor() or platform.machine()}, {cores} cores, "
+            f"{_processor()}, {cores} cores, "
             f"{ap.runtime.cpu_threads()} cpu threads")
 
 
