@@ -51,12 +51,16 @@ _ndarray = np.ndarray
 # would take about a millisecond.  (Tests lower them to force splitting.)
 #
 # An elementwise call splits when ``out.nbytes * weight >= SPLIT_MIN_WORK``
-# (64 MiB: 8 Mi float64 results of add).  A ufunc's weight is its relative
-# cost per element, a power of two: 1 for memory-bound arithmetic (add,
-# comparisons, ...: ~0.4 ns per float64 in cache, and little to gain from a
-# second core), 4 for exp and log (~0.8 ns), up to 64 for sin, cos, hypot,
-# fmod (8-20 ns); wider results (float64, complex) cost more per element.
-SPLIT_MIN_WORK = 1 << 26
+# (16 MiB: 2 Mi float64 results of add, 512 Ki of exp).  A ufunc's weight is
+# its relative cost per element, a power of two: 1 for memory-bound
+# arithmetic (add, comparisons, ...: ~0.4 ns per float64 in cache), 4 for exp
+# and log (~0.8 ns), up to 64 for sin, cos, hypot, fmod (8-20 ns); wider
+# results (float64, complex) cost more per element.  Measured on a quiet
+# machine (benchmarks/thresholds.py, load 0.12; thresholds-cpu-2core.txt):
+# add float64 split / one call 0.63x at 2**19 elements, 1.11-1.25x from 2**20
+# (work 2**23-2**25); exp float64 0.99x at 2**18, 1.30-1.90x from 2**19 (work
+# 2**24).  An earlier run at load 1.3 put add's crossover at 2**21 (work 2**24).
+SPLIT_MIN_WORK = 1 << 24
 # Reductions over fewer elements are one NumPy call; larger ones are cut
 # into pieces of about REDUCE_CHUNK elements (at most REDUCE_MAX_CHUNKS).
 # Measured by timing each reduction as one call and split across the two
