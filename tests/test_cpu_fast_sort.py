@@ -20,6 +20,8 @@ from asnumpy.backends.cpu import parallel, sort_kernels
 
 from _inputs import expected_cpu_argsort
 
+pytestmark = pytest.mark.cpu_default("these test the cpu back end's parallel sort")
+
 PACKABLE = [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16, numpy.uint16, numpy.int32,
             numpy.uint32, numpy.float16, numpy.float32]
 KINDS = [{}, {"kind": "quicksort"}, {"kind": "heapsort"}, {"kind": "stable"}, {"stable": True}]

@@ -18,6 +18,8 @@ import asnumpy
 from asnumpy import testing
 from asnumpy.backends.cpu import parallel, statistics_kernels
 
+pytestmark = pytest.mark.cpu_default("these test the cpu back end's statistics kernels")
+
 F2, F4, F8 = numpy.float16, numpy.float32, numpy.float64
 # Chan's combination rounds differently from NumPy's two passes (it is more accurate)
 RTOL = {F2: 1e-2, F4: 2e-5, F8: 1e-12, "default": 0}

@@ -12,6 +12,8 @@ import pytest
 import asnumpy
 from asnumpy import testing
 
+pytestmark = pytest.mark.cpu_default("these test the cpu back end's matmul")
+
 DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128, numpy.int32,
           numpy.int64, numpy.float16, numpy.bool_]
 LAYOUTS = {

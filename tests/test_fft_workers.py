@@ -17,6 +17,8 @@ import pytest
 import asnumpy
 from asnumpy.backends.cpu import fft_kernels
 
+pytestmark = pytest.mark.cpu_default("these test the cpu back end's SciPy fft path")
+
 pytest.importorskip("scipy.fft")
 
 # relative to the spectrum's largest magnitude: a few units in the last place

@@ -145,6 +145,10 @@ def test_reduce_empty_and_0d(xp, shape, name):
 @close_to_numpy()
 def test_reduce_dtype_out_initial_where(xp, dtype):
     a = xp.asarray(data((4, 6), dtype))
+    if asnumpy.get_device().kind == "cuda" and a.dtype.kind in "fc":
+        # a device sums in a tree, NumPy in sequence: multiples of 1/4 sum exactly in any
+        # order (beside an infinite real part the imaginary part is compared exactly)
+        a = xp.round(a * 4) / 4
     mask = xp.asarray(numpy.random.random_sample(6) < 0.5)
     results = []
     for requested in (None, numpy.float64, numpy.int8, numpy.complex64, bool):
