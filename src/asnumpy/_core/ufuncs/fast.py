@@ -40,7 +40,7 @@ import numpy as np
 
 from ..._dtypes import SUPPORTED_DTYPES
 from ...runtime._state import open_stream_blocks
-from .._layout import contiguous_strides
+from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
 
 __all__ = ["binary_lanes", "reduce_lane", "unary_lanes"]
@@ -64,7 +64,7 @@ def _cost(loops, numpy_ufunc, operands):
     take the lane."""
     try:
         loop = numpy_ufunc.resolve_dtypes(tuple(operands) + (None,) * numpy_ufunc.nout)
-    except (TypeError, ValueError, OverflowError):
+    except _PRE_WRITE_ERRORS:
         return 0, None
     if not _NUMPY_DTYPES.issuperset(loop):
         return 0, None
@@ -81,11 +81,8 @@ def _into_pool(call, device, operands, dtype, shape):
     for operand in operands:
         if type(operand) is _numpy_array and not operand.flags.c_contiguous:
             return None
-    nbytes = dtype.itemsize
-    for n in shape:
-        nbytes *= n
-    out = ndarray._from_buffer(device.memory_pool.malloc(nbytes), shape, dtype,
-                               contiguous_strides(shape, dtype.itemsize), 0, device)
+    out = ndarray._from_buffer(device.memory_pool.malloc(size_of(shape) * dtype.itemsize),
+                               shape, dtype, contiguous_strides(shape, dtype.itemsize), 0, device)
     try:
         call(*operands, out=_view_of(out))
     except _PRE_WRITE_ERRORS:
@@ -97,13 +94,6 @@ def _view_of(array):
     """The cached NumPy view of an array on a NumPy-loop device (made on first need)."""
     native = array._native
     return array._device.numpy_loops.view(array) if native is None else native
-
-
-def _size(shape) -> int:
-    size = 1
-    for n in shape:
-        size *= n
-    return size
 
 
 def _no_result(*operands):
@@ -200,7 +190,7 @@ def binary_lanes(numpy_ufunc, fallback=_no_result):
         if entry is None:
             entry = costs[key] = _cost(device.numpy_loops, f, key)
         cost, dtype = entry
-        size = _size(shape)
+        size = size_of(shape)
         if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return fallback(a, b)
         if size * dtype.itemsize >= POOL_MIN_BYTES:
