@@ -43,7 +43,7 @@ from ...runtime._state import open_stream_blocks
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
 
-__all__ = ["binary_lanes", "reduce_lane", "unary_lanes"]
+__all__ = ["binary_lanes", "no_lane", "reduce_lane", "unary_lanes"]
 
 _WEAK_SCALARS = frozenset((int, float, complex))
 _NUMPY_DTYPES = frozenset(np.dtype(d) for d in SUPPORTED_DTYPES if np.dtype(d).isbuiltin)
@@ -96,11 +96,13 @@ def _view_of(array):
     return array._device.numpy_loops.view(array) if native is None else native
 
 
-def _no_result(*operands):
+def no_lane(*operands):
+    """A lane that never takes a call: the default fallback, and the lane of a
+    ufunc that has none (matmul, divmod)."""
     return None
 
 
-def binary_lanes(numpy_ufunc, fallback=_no_result):
+def binary_lanes(numpy_ufunc, fallback=no_lane):
     """``(lane(a, b), lane_out(a, b, out))`` for a binary single-output ufunc.
 
     Where ``lane`` does not take a call it returns ``fallback(a, b)`` (by

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..ndarray import ndarray
 from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
-from .fast import binary_lanes
+from .fast import binary_lanes, no_lane
 
 __all__ = ["attach_operators"]
 
@@ -37,11 +37,6 @@ _BINARY_FORMS = {
 }
 
 
-def _no_lane(*operands):
-    """The lane of a ufunc without one (matmul, divmod): never taken."""
-    return None
-
-
 def _binary(ufunc, form, op):
     """The operator ``form.format(op)`` (e.g. ``__radd__``) calling ``ufunc``.
 
@@ -49,7 +44,7 @@ def _binary(ufunc, form, op):
     fewer on the path every small expression takes.
     """
     call, doc = _BINARY_FORMS[form]
-    lane, lane_out = ufunc._lane or _no_lane, ufunc._lane_out or _no_lane
+    lane, lane_out = ufunc._lane or no_lane, ufunc._lane_out or no_lane
     reflected, in_place = form == "__r{}__", form == "__i{}__"
 
     def operator(self, other):
