@@ -6,7 +6,8 @@ NumPy's 'same_kind' casting (so ``int_array += 1.5`` raises as in NumPy).
 NumPy's own special cases are kept: ``a ** 2`` is ``square(a)`` (so
 ``bool_array ** 2`` is int8), ``a ** 0.5`` is ``sqrt(a)`` and ``a ** -1`` is
 ``reciprocal(a)`` for inexact arrays; ``a == obj`` with an object no numeric
-array can hold (None, a string) compares elementwise as unequal;
+array can hold (None, a string, an object with its own ``__eq__``) compares
+elementwise as NumPy's object loop does;
 ``a.conj()`` of a real array is ``a`` itself.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._copying import from_host
 from ..ndarray import ndarray
 from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 from .fast import binary_lanes, no_lane
@@ -77,27 +79,33 @@ def _comparison(ufunc, dunder):
             return NotImplemented
         try:
             return ufunc(self, other)
-        except TypeError:
-            if dunder not in ("__eq__", "__ne__"):
+        except TypeError as error:
+            if isinstance(other, ndarray):
                 raise
-            # NumPy compares what no numeric array holds (None, strings, objects)
-            # elementwise with its object loop: every element is unequal
-            return _all_unequal(self, other, dunder == "__ne__")
+            return _object_comparison(self, other, dunder, error)
 
     operator.__name__ = operator.__qualname__ = dunder
     operator.__doc__ = f"Return ``asnumpy.{ufunc.__name__}(self, other)``."
     return operator
 
 
-def _all_unequal(array, other, value):
-    from ..creation import full
+def _object_comparison(array, other, dunder, error):
+    """``array <op> other`` for an ``other`` no numeric array holds (None, a string, an object).
 
+    NumPy compares such an operand with its object loop: Python's operator per
+    element, so ``elem == obj`` falls back on the object's own (reflected)
+    ``__eq__``, and None or a string is unequal to every number. That answer
+    is NumPy's to give: it is asked on a host copy and its bool result comes
+    back to the array's device. A TypeError there (an ordering no element
+    supports) raises the ufunc's own ``error`` instead.
+    """
     try:
-        other_shape = np.shape(other)
-    except ValueError:                      # a ragged sequence: one object
-        other_shape = ()
-    shape = np.broadcast_shapes(array.shape, other_shape)
-    return full(shape, value, dtype=bool, device=array.device)
+        answer = getattr(array._host_copy(), dunder)(other)
+    except TypeError:
+        raise error from None
+    if answer is NotImplemented:
+        return NotImplemented
+    return from_host(np.asarray(answer), array.device, None, f"ndarray.{dunder}")
 
 
 def _unary(ufunc, dunder):
