@@ -7,6 +7,7 @@ raises) must agree. Each test is named after the item it holds.
 
 import numpy
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import asnumpy
 from asnumpy import testing
@@ -65,3 +66,42 @@ def test_item12_comparisons_defer_to_the_objects_own_methods(xp):
     return (a == _Even(), a != _Even(), a < _Three(), a <= _Three(), a > _Three(),
             a >= _Three(), a == _Always(), a != _Always(), a == [None, 2, 3, 0],
             xp.asarray(2) == _Even())
+
+
+# -- item 13: ravel('K') of views with zero, negative and permuted strides -------------------
+
+@st.composite
+def _layouts(draw):
+    """A recipe for a view: base shape, steps per axis, an axis order, broadcast lengths."""
+    ndim = draw(st.integers(1, 4))
+    shape = draw(st.lists(st.integers(1, 3), min_size=ndim, max_size=ndim))
+    steps = draw(st.lists(st.sampled_from([1, -1, 2]), min_size=ndim, max_size=ndim))
+    perm = draw(st.permutations(range(ndim)))
+    # each axis of length 1 after slicing may be broadcast to a longer one
+    grow = draw(st.lists(st.integers(1, 3), min_size=ndim, max_size=ndim))
+    lead = draw(st.lists(st.integers(1, 3), max_size=2))
+    return shape, steps, perm, grow, lead
+
+
+def _view(xp, recipe):
+    shape, steps, perm, grow, lead = recipe
+    a = xp.arange(float(numpy.prod(shape))).reshape(shape)
+    a = a[tuple(slice(None, None, s) for s in steps)].transpose(perm)
+    target = tuple(g if n == 1 else n for n, g in zip(a.shape, grow))
+    return xp.broadcast_to(a, (*lead, *target))
+
+
+def test_item13_ravel_k_of_the_issue():
+    testing.numpy_asnumpy_array_equal()(
+        lambda xp: xp.broadcast_to(xp.arange(2.).reshape(2, 1), (3, 2, 4)).ravel("K"))()
+
+
+@settings(max_examples=150, deadline=None)
+@given(_layouts())
+def test_item13_ravel_k_follows_numpys_iterator_order(recipe):
+    @same_as_numpy()
+    def check(xp):
+        a = _view(xp, recipe)
+        return a.ravel("K"), a.flatten("K"), xp.ravel(a, order="K")
+
+    check()

@@ -14,7 +14,8 @@ from numpy.exceptions import AxisError
 
 __all__ = [
     "normalize_shape", "check_order", "contiguous_strides", "contiguous_view_strides",
-    "strides_for_order", "is_c_contiguous", "is_f_contiguous", "memory_extent", "basic_index",
+    "strides_for_order", "iterator_axis_order", "is_c_contiguous", "is_f_contiguous",
+    "memory_extent", "basic_index",
     "normalize_axis", "size_of", "nocopy_reshape_strides", "shape_text",
 ]
 
@@ -125,6 +126,39 @@ def strides_for_order(shape, itemsize, order, like=None, func="array"):
         strides[axis] = step
         step *= max(shape[axis], 1)
     return tuple(strides)
+
+
+def iterator_axis_order(ndim: int, table) -> list[int]:
+    """The axes innermost first, as NumPy's iterator orders them in 'K' order.
+
+    ``table`` holds each operand's byte stride along each axis, 0 where it
+    does not count (a broadcast axis, an axis of length 1).  This is
+    ``npyiter_find_best_axis_ordering``: a stable insertion sort from C
+    order by absolute stride, a pair no operand has both strides of being
+    ambiguous (the search goes on past it), C order winning where operands
+    disagree.
+    """
+    perm = list(range(ndim - 1, -1, -1))
+    for i0 in range(1, ndim):
+        axis0, position = perm[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            axis1 = perm[i1]
+            ambiguous, swap = True, False
+            for row in table:
+                s0, s1 = row[axis0], row[axis1]
+                if s0 and s1:
+                    if abs(s1) <= abs(s0):
+                        swap = False            # where operands disagree, C order wins
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if not ambiguous:
+                if not swap:
+                    break
+                position = i1
+        if position != i0:
+            perm.insert(position, perm.pop(i0))
+    return perm
 
 
 def _contiguous(shape, strides, itemsize, axes):

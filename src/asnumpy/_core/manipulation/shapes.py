@@ -116,7 +116,11 @@ def _flat_copy(a, order):
     if order == "F":
         source = a.transpose()
     elif order == "K":
-        source = a.transpose(_keep_order_axes(a))
+        # NumPy copies through its iterator, whose 'K' axis order lets a
+        # zero (broadcast) stride compare with nothing: not the stride sort
+        # that decides whether a view will do
+        table = [[s if n != 1 else 0 for n, s in zip(a._shape, a._strides)]]
+        source = a.transpose(_layout.iterator_axis_order(a.ndim, table)[::-1])
     else:
         source = a
     out = empty((a.size,), a.dtype, a._device, func="ravel")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .._layout import shape_text
+from .._layout import iterator_axis_order, shape_text
 
 __all__ = ["broadcast", "check_out_shape", "gufunc_shape"]
 
@@ -142,27 +142,7 @@ def output_strides(shape, itemsize, order, inputs, others=(), signature=None):
             if n != 1 and shape[axis] != 1:
                 row[axis] = stride
         table.append(row)
-    # perm lists axes innermost first; NumPy's stable insertion sort
-    perm = list(range(ndim - 1, -1, -1))
-    for i0 in range(1, ndim):
-        axis0, position = perm[i0], i0
-        for i1 in range(i0 - 1, -1, -1):
-            axis1 = perm[i1]
-            ambiguous, swap = True, False
-            for row in table:
-                s0, s1 = row[axis0], row[axis1]
-                if s0 and s1:
-                    if abs(s1) <= abs(s0):
-                        swap = False            # where operands disagree, C order wins
-                    elif ambiguous:
-                        swap = True
-                    ambiguous = False
-            if not ambiguous:
-                if not swap:
-                    break
-                position = i1
-        if position != i0:
-            perm.insert(position, perm.pop(i0))
+    perm = iterator_axis_order(ndim, table)         # innermost first
     strides = [0] * ndim
     step = itemsize
     for axis in perm:
