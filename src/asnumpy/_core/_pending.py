@@ -12,12 +12,19 @@ The copy writes through a second, pool-less Buffer over the same memory,
 so the copy itself never waits on its own event.  The pending buffer owns
 the pool block; the block is returned keyed to the transfer stream, whose
 pending work the pool's stream-ordered reuse waits for.
+
+Fork: a child inherits the transfer streams (they start over empty there:
+:mod:`asnumpy.runtime.stream`), and an array whose copy had not finished
+when the process forked raises RuntimeError when read in the child: the
+copy ran in the parent only.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 
+from ..runtime import _fork
 from ..runtime.memory import Buffer
 from ..runtime.stream import Stream
 
@@ -26,6 +33,7 @@ __all__ = ["PendingBuffer", "transfer_stream", "launch_pending"]
 _handle_slot = Buffer.handle          # the slot under the property below
 _transfer_streams: dict = {}
 _transfer_streams_lock = threading.Lock()
+_fork.register_locks(sys.modules[__name__], "_transfer_streams_lock")
 
 
 def transfer_stream(device) -> Stream:
@@ -47,6 +55,11 @@ class PendingBuffer(Buffer):
     def _wait_handle(self):
         ready = self._ready
         if ready is not None:
+            if ready._generation != _fork.generation() and not ready.query():
+                raise RuntimeError(
+                    f"asnumpy.asarray: the asynchronous copy to {self.device} had not finished "
+                    "when this process was forked; it runs in the parent only, so the array "
+                    "has no data in this child")
             ready.synchronize()
             if self._failure is not None:
                 raise RuntimeError(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 import threading
+
+from . import _fork
 
 __all__ = ["open_stream_blocks", "stream_block_entered", "stream_block_left", "thread_state"]
 
@@ -42,3 +45,12 @@ def thread_state() -> _ThreadState:
     except AttributeError:
         state = _local.state = _ThreadState()
         return state
+
+
+def _count_open_blocks_in_child() -> None:
+    # Only the forking thread lives on: the blocks other threads had open are gone.
+    open_stream_blocks[0] = sum(len(stack) for stack in thread_state().streams.values())
+
+
+_fork.register_locks(sys.modules[__name__], "_stream_blocks_lock")
+_fork.register(after_in_child=_count_open_blocks_in_child)

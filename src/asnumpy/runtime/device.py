@@ -8,10 +8,12 @@ so that :func:`synchronize` can wait for all of them.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import weakref
 
 from .._errors import DeviceUnavailableError
+from . import _fork
 from .backend_loader import KNOWN_KINDS, load_backend
 from ._state import thread_state as _thread_state
 from .memory import MemoryPool
@@ -28,6 +30,10 @@ _kinds_loaded: set[str] = set()
 # kind -> why it is unavailable: probed once (the probe may spawn processes)
 _kinds_missing: dict[str, str] = {}
 _default_device: "Device | None" = None
+
+
+# a thread of the parent may be discovering devices when the process forks
+_fork.register_locks(sys.modules[__name__], "_registry_lock", threading.RLock)
 
 
 def _parse(spec) -> tuple[str, int]:

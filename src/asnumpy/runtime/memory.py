@@ -27,8 +27,10 @@ from __future__ import annotations
 import collections
 import gc
 import threading
+import weakref
 
 from .._errors import OutOfMemoryError
+from . import _fork
 
 __all__ = ["Buffer", "MemoryPool", "Reservation", "round_size", "set_fault_plan"]
 
@@ -132,6 +134,7 @@ class MemoryPool:
         self.device = device
         self._allocator = allocator
         self._lock = threading.Lock()
+        _pools.add(self)
         self._returned = collections.deque()
         # (stream, size) -> [handle, ...]; stream None is the default stream.
         self._free: dict[tuple, list] = {}
@@ -423,6 +426,12 @@ class MemoryPool:
 
     def __repr__(self):
         return f"<asnumpy.MemoryPool device={self.device} used={self.used_bytes()} total={self.total_bytes()}>"
+
+
+# Every pool's lock is held across a fork (its counts and free lists are whole in the
+# child) and is a fresh one there: the thread that held it does not exist in the child.
+_pools: "weakref.WeakSet[MemoryPool]" = weakref.WeakSet()
+_fork.register_locks(lambda: list(_pools))
 
 
 def _human(nbytes: int) -> str:

@@ -15,6 +15,14 @@ Closing or collecting a stream queues a stop *after* its pending work, so
 that work still runs (events recorded on it complete) before the thread
 ends.  At interpreter exit the workers still alive are stopped the same way
 and waited for, within a bound, so the process exits cleanly.
+
+Fork: a child made by ``os.fork`` inherits the streams but none of their
+threads.  Each inherited stream starts over empty: the work still queued in
+the parent at the fork belonged to the parent and is not run again (nor are
+its kept errors raised), ``synchronize()`` returns at once, and the next
+launch starts a fresh worker thread.  An event whose recorded point had not
+been reached at the fork never completes in the child: waiting for it
+raises RuntimeError instead of hanging (``query()`` stays False).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import threading
 import time
 import weakref
 
+from . import _fork
 from ._state import stream_block_entered, stream_block_left, thread_state
 from .device import Device as _Device
 
@@ -46,9 +55,23 @@ class _Worker:
         self.stopped = False
         self.orphaned = False       # its stream was collected: errors go to the device
         self.pool = pool
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.name = name
+        self.thread = None          # None: not started in this process (yet)
         _live_workers.add(self)
+        self._start()
+
+    def _start(self):
+        self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
         self.thread.start()
+
+    def reset_in_child(self):
+        """Start over after a fork: the parent's thread, queue and kept errors stay
+        the parent's, and its locks may have been held by threads that are gone."""
+        self.queue = queue.SimpleQueue()
+        self.cond = threading.Condition(threading.RLock())
+        self.pending = 0
+        self.errors = []
+        self.thread = None          # started again by the next submit
 
     def submit(self, fn, args):
         # Queued under the lock so that no work can land behind a stop (close()
@@ -56,6 +79,8 @@ class _Worker:
         with self.cond:
             if self.stopped:
                 raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
+            if self.thread is None:     # an inherited stream's first launch in a child
+                self._start()
             self.pending += 1
             self.queue.put((fn, args))
 
@@ -134,7 +159,16 @@ def _stop_workers_at_exit():
         worker.stop()
     deadline = time.monotonic() + _EXIT_WAIT_S
     for worker in workers:
-        worker.thread.join(max(0.0, deadline - time.monotonic()))
+        if worker.thread is not None:
+            worker.thread.join(max(0.0, deadline - time.monotonic()))
+
+
+def _reset_workers_in_child():
+    for worker in list(_live_workers):
+        worker.reset_in_child()
+
+
+_fork.register(after_in_child=_reset_workers_in_child)
 
 
 class Stream:
@@ -206,8 +240,9 @@ class Stream:
             self.synchronize()
             return
         worker.stop()
-        if worker.thread is not threading.current_thread():
-            worker.thread.join()
+        thread = worker.thread      # None: never started in this (forked) process
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
         worker.wait()
 
     @property
@@ -225,6 +260,7 @@ class Stream:
         """Make later work on this stream wait until ``event`` has completed."""
         signal = event._signal
         if signal is not None and not signal.is_set():
+            event._check_not_inherited("Stream.wait_event")
             self.launch(signal.wait)
 
     def __enter__(self):
@@ -284,9 +320,11 @@ class Event:
     def __init__(self):
         self._signal = None
         self._time = None
+        self._generation = 0        # _fork.generation() when recorded
 
     def record(self, stream: Stream | None = None) -> None:
         stream = get_current_stream() if stream is None else stream
+        self._generation = _fork.generation()
         native_record = getattr(stream, "_record_native", None)
         if native_record is not None:     # a back end with events of its own (cuda)
             native_record(self)
@@ -301,8 +339,22 @@ class Event:
         stream.launch(mark)
 
     def synchronize(self) -> None:
-        if self._signal is not None:
-            self._signal.wait()
+        signal = self._signal
+        if signal is not None and not signal.is_set():
+            self._check_not_inherited("Event.synchronize")
+            signal.wait()
+
+    def _check_not_inherited(self, caller: str) -> None:
+        """Raise if this pending event was recorded before a fork: it never completes here.
+
+        (The work before its point was queued in the parent; a forked child
+        does not run it.)  Only cpu events: a back end's own are its driver's.
+        """
+        if self._generation != _fork.generation() and isinstance(self._signal, threading.Event):
+            raise RuntimeError(
+                f"asnumpy.{caller}: the event was recorded in the parent process before "
+                "os.fork() and had not completed; the parent's pending stream work does not "
+                "run in a forked child, so the event never completes here")
 
     def query(self) -> bool:
         return self._signal is None or self._signal.is_set()

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import threading
 
 import numpy as np
 
+from ...runtime import _fork
 from . import fpstatus
 
 __all__ = ["PARALLEL_MIN_BYTES", "copyto", "run", "set_thread_count", "thread_count"]
@@ -70,16 +72,18 @@ def _retire_all() -> None:
     _generation += 1
 
 
-def _after_fork() -> None:
-    global _lock, _spawned, _generation
-    _lock = threading.Lock()
-    _idle.clear()               # their threads do not exist in the child
+def _forget_workers_in_child() -> None:
+    # The workers' threads do not exist in a forked child: new ones start on
+    # demand, and a parent's worker that "comes back" cannot (it is gone).
+    global _spawned, _generation
+    _idle.clear()
     _spawned = 0
     _generation += 1
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork)
+# _lock is held across a fork, so the child's idle list and counts are whole
+_fork.register_locks(sys.modules[__name__])
+_fork.register(after_in_child=_forget_workers_in_child)
 
 
 class _Worker:
