@@ -105,3 +105,21 @@ def test_item13_ravel_k_follows_numpys_iterator_order(recipe):
         return a.ravel("K"), a.flatten("K"), xp.ravel(a, order="K")
 
     check()
+
+
+# -- item 14: fromfile in a non-native byte order ---------------------------------------------
+
+@pytest.mark.parametrize("dtype", [">u4", "<u4", ">i2", ">f8", "<f4", ">c8", "u1"])
+def test_item14_fromfile_swaps_a_non_native_byte_order(tmp_path, dtype):
+    path = tmp_path / "data.bin"
+    path.write_bytes(bytes(range(1, 33)))
+
+    # asnumpy holds the values in native byte order (its dtypes are native)
+    @same_as_numpy()
+    def check(xp):
+        a = xp.fromfile(path, dtype=dtype)
+        b = xp.fromfile(path, dtype=dtype, count=2, offset=8)
+        return a.astype(a.dtype.newbyteorder("=")), b.astype(b.dtype.newbyteorder("="))
+
+    check()
+    assert asnumpy.fromfile(path, dtype=dtype).dtype.isnative

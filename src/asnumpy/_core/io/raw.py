@@ -34,6 +34,22 @@ def _count_the_file_holds(file, dtype, count, sep, offset):
     return min(count, available) if available >= 0 else count
 
 
+def _file_byte_order(native, given, sep):
+    """The dtype NumPy reads binary items in: ``given``'s byte order (``'>u4'``), ``native``'s type.
+
+    Device arrays hold native byte order only (``to_dtype``); the bytes of a
+    file are in the order the dtype names, so they are read so and swapped
+    when the array is made. Text (``sep``) is parsed as native numbers.
+    """
+    if sep:
+        return native
+    try:
+        byteorder = np.dtype(given).byteorder
+    except TypeError:                   # a name only asnumpy knows: native
+        return native
+    return native.newbyteorder(byteorder) if byteorder in "<>" else native
+
+
 @named("fromfile")
 def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None, device=None):
     """Construct an array from the data in a binary or text file.
@@ -64,9 +80,11 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None, device
     --------
     numpy.fromfile, tofile, fromstring
     """
+    original = dtype
     dtype = _dtypes.to_dtype(dtype, "fromfile")
     count = _count_the_file_holds(file, dtype, count, sep, offset)
-    host = np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset)
+    host = np.fromfile(file, dtype=_file_byte_order(dtype, original, sep), count=count, sep=sep,
+                       offset=offset)
     return to_device_array(host, device, "fromfile")
 
 
