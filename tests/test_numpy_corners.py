@@ -123,3 +123,31 @@ def test_item14_fromfile_swaps_a_non_native_byte_order(tmp_path, dtype):
 
     check()
     assert asnumpy.fromfile(path, dtype=dtype).dtype.isnative
+
+
+# -- item 16: empty_like(order='A'/'K', shape=...) ---------------------------------------------
+
+def test_item16_empty_like_order_a_follows_a_fortran_prototype_of_another_ndim():
+    @testing.numpy_asnumpy_array_equal(strides_check="exact")
+    def check(xp):
+        f2 = xp.asarray(numpy.asfortranarray(numpy.ones((2, 3))))
+        f3 = xp.asarray(numpy.asfortranarray(numpy.ones((2, 3, 4))))
+        return [xp.zeros_like(proto, order=order, shape=shape)
+                for proto in (f2, f3) for order in "AKCF"
+                for shape in ((4, 6), (4, 6, 2), (6,), (2, 3))]
+
+    check()
+
+
+@settings(max_examples=100, deadline=None)
+@given(_layouts(), st.sampled_from("AKCF"),
+       st.none() | st.lists(st.integers(1, 3), max_size=4).map(tuple))
+def test_item16_like_layouts_follow_numpy(recipe, order, shape):
+    @testing.numpy_asnumpy_array_equal(strides_check=True)
+    def check(xp):
+        proto = _view(xp, recipe)
+        return (xp.zeros_like(proto, order=order, shape=shape),
+                xp.ones_like(proto, order=order, shape=shape),
+                xp.full_like(proto, 2, order=order, shape=shape))
+
+    check()

@@ -109,7 +109,8 @@ def strides_for_order(shape, itemsize, order, like=None, func="array"):
     order = check_order("C" if order is None else order, func)
     if 0 in shape:
         return contiguous_strides(shape, itemsize)      # all zero, whatever the order
-    if order in ("C", "F") or like is None or len(like[0]) != len(shape):
+    # 'A' follows the prototype whatever its shape; 'K' only one of as many axes
+    if order in ("C", "F") or like is None or (order == "K" and len(like[0]) != len(shape)):
         return contiguous_strides(shape, itemsize, "F" if order == "F" else "C")
     like_shape, like_strides, like_itemsize = like
     like_c = is_c_contiguous(like_shape, like_strides, like_itemsize)
