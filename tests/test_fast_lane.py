@@ -362,3 +362,95 @@ def test_mixed_operands_match_numpy(name, left, right, shape, right_shape):
         expected = np.asarray(expected)                               # Array API's values)
         assert result.dtype == expected.dtype and result.shape == expected.shape
         np.testing.assert_array_equal(result.get(), expected)
+
+
+# Errors raised by NumPy's loop itself, part-way or after it: a call with out=
+# (or an in-place operator) leaves out exactly as NumPy's own call leaves it,
+# on the lane and on the general path alike (never the operation applied twice).
+_LOOP_ERRORS = {
+    # an integer power stops at the first negative exponent, having written those before it
+    "power, int8 exponents": ("power", "__ipow__", np.array([2, 3, -15, 4], np.int8),
+                              np.array([2, 2, -1, 2], np.int8), None),
+    "power, scalar -1": ("power", "__ipow__", np.array([2, 3, -15, 4], np.int64), -1, None),
+    # floating-point errors are raised after the loop: out holds the whole result
+    "floor_divide by zero": ("floor_divide", "__ifloordiv__", np.array([7, 8, 9, 10], np.int32),
+                             np.array([2, 0, 3, 1], np.int32), "raise"),
+    "remainder by zero": ("remainder", "__imod__", np.array([7, 8, 9, 10], np.int32),
+                          np.array([2, 0, 3, 1], np.int32), "raise"),
+    "multiply overflows": ("multiply", "__imul__", np.array([1e300, 2.0, 3.0, 4.0]),
+                           np.array([1e300, 2.0, 3.0, 4.0]), "raise"),
+    "divide by zero": ("divide", "__itruediv__", np.array([1.0, 2.0, 3.0, 4.0]),
+                       np.array([1.0, 0.0, 3.0, 4.0]), "raise"),
+}
+
+
+def _loop_error_result(xp, case, form, path=lambda call: call()):
+    """(what x holds, the error's type) after ``name(x, y, out=x)`` or ``x <op>= y``."""
+    name, dunder, x, y, errstate = _LOOP_ERRORS[case]
+    x = xp.asarray(x.copy())
+    y = xp.asarray(y) if isinstance(y, np.ndarray) else y
+    if form == "out=":
+        call = lambda: getattr(xp, name)(x, y, out=x)
+    else:
+        call = lambda: getattr(x, dunder)(y)
+    error = None
+    try:
+        with np.errstate(all=errstate or "warn"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            path(call)
+    except Exception as exc:                # the error's type is compared
+        error = type(exc)
+    return (x.get() if xp is ap else x), error
+
+
+@pytest.mark.parametrize("path", ["lane", "general"])
+@pytest.mark.parametrize("form", ["out=", "in place"])
+@pytest.mark.parametrize("case", sorted(_LOOP_ERRORS))
+def test_an_error_from_numpys_loop_leaves_out_as_numpy_does(case, form, path):
+    expected, expected_error = _loop_error_result(np, case, form)
+    assert expected_error is not None
+    held, error = _loop_error_result(ap, case, form, _general if path == "general" else
+                                     (lambda call: call()))
+    assert error is expected_error
+    np.testing.assert_array_equal(held, expected)
+
+
+def _last_slab_first(task, count, parts=None):
+    """``parallel.run`` on one schedule threads may take: the slabs last to first,
+    every one run, the first error raised at the end."""
+    errors = []
+    for i in reversed(range(count)):
+        try:
+            task(i)
+        except Exception as exc:            # noqa: BLE001 (raised below, as run raises it)
+            errors.append(exc)
+    if errors:
+        raise errors[0]
+    return 0
+
+
+@pytest.mark.parametrize("exponent_dtype", ["int8", "int64"])
+def test_a_split_integer_power_stops_where_numpy_stops(monkeypatch, exponent_dtype):
+    # work the general path would split across threads: every slab after the
+    # failing one would be written too, unlike NumPy's one call
+    monkeypatch.setattr(math_kernels, "SPLIT_MIN_WORK", 64)
+    monkeypatch.setattr(math_kernels.parallel, "run", _last_slab_first)
+    threads = ap.runtime.cpu_threads()
+    ap.runtime.set_cpu_threads(4)
+    try:
+        base = (np.arange(4096) % 5 + 1).astype(exponent_dtype)
+        exponents = np.full(4096, 2, exponent_dtype)
+        exponents[1000] = -1
+        x = ap.asarray(base.copy())
+        with pytest.raises(ValueError, match="negative integer powers"):
+            x **= ap.asarray(exponents)
+        expected = base.copy()
+        with pytest.raises(ValueError):
+            np.power(expected, exponents, out=expected)
+        np.testing.assert_array_equal(x.get(), expected)
+        # without a negative exponent the call is split as before, and equal
+        x = ap.asarray(base.copy())
+        x **= ap.asarray(np.abs(exponents))
+        np.testing.assert_array_equal(x.get(), base ** np.abs(exponents))
+    finally:
+        ap.runtime.set_cpu_threads(threads)

@@ -24,10 +24,18 @@ A lane answers None, and the caller takes the general path, unless:
   elementwise calls, ``REDUCE_SPLIT_MIN`` for reductions), so the general
   path too would make one NumPy call on this thread;
 * shapes are equal or one operand is 0-d (other broadcasting is planned);
-* NumPy raises no TypeError, ValueError or OverflowError, which it raises
-  before it writes anything: the general path then raises the error with
-  asnumpy's message.  Floating-point errors and warnings are NumPy's, raised
-  under the caller's ``numpy.errstate``, as on the general path.
+* NumPy raises no TypeError or OverflowError (type resolution, casting, a
+  Python int out of range: raised before its loop writes anything), and no
+  ValueError for a read-only ``out`` (also refused before the loop): the
+  general path then raises the error with asnumpy's message.
+
+A lane falls back only after those errors.  Any other error NumPy raises is
+raised as it is, with what NumPy's loop wrote left in place, exactly as NumPy's
+own call leaves it: an integer ``power`` stops with ValueError at its first
+negative exponent having written the elements before it, so running the call
+again (the general path) would apply the power twice to those elements of an
+in-place ``x **= y``.  Floating-point errors and warnings are NumPy's, raised
+under the caller's ``numpy.errstate`` after the loop, as on the general path.
 
 Results are identical to the general path's (``tests/test_fast_lane.py``
 runs both on the same inputs).  A lane result's memory comes from NumPy's
@@ -51,7 +59,12 @@ _adopt = ndarray._adopt_native
 _new = object.__new__
 _asarray = np.asarray
 _numpy_array = np.ndarray
-_PRE_WRITE_ERRORS = (TypeError, ValueError, OverflowError)
+# What NumPy raises before its loop writes anything, whatever the operands:
+# after these a lane may fall back, and the general path raises asnumpy's error.
+_PRE_LOOP_ERRORS = (TypeError, OverflowError)
+# What resolving a loop or reducing into a fresh result raises (an empty maximum's
+# ValueError): nothing the caller can see is written, so these fall back too.
+_RESOLUTION_ERRORS = (TypeError, ValueError, OverflowError)
 # Results of at least this many bytes come from the memory pool, smaller ones
 # from NumPy's allocator (measured: benchmarks/size_sweep.py, docs/performance.md).
 POOL_MIN_BYTES = 1 << 20
@@ -64,7 +77,7 @@ def _cost(loops, numpy_ufunc, operands):
     take the lane."""
     try:
         loop = numpy_ufunc.resolve_dtypes(tuple(operands) + (None,) * numpy_ufunc.nout)
-    except _PRE_WRITE_ERRORS:
+    except _RESOLUTION_ERRORS:
         return 0, None
     if not _NUMPY_DTYPES.issuperset(loop):
         return 0, None
@@ -85,9 +98,22 @@ def _into_pool(call, device, operands, dtype, shape):
                                shape, dtype, contiguous_strides(shape, dtype.itemsize), 0, device)
     try:
         call(*operands, out=_view_of(out))
-    except _PRE_WRITE_ERRORS:
+    except _PRE_LOOP_ERRORS:
         return None
     return out
+
+
+def _refused_before_loop(out_view) -> bool:
+    """Whether NumPy's ValueError for an ``out=`` call came before its loop.
+
+    With the lane's shapes checked, the one such error is a read-only output
+    (a read-only host array adopted without a copy): the lane falls back, for
+    asnumpy's message.  Any other ValueError came from the loop, which has
+    written part of ``out`` as NumPy's own call would (an integer power's
+    negative exponent): it is raised as it is, since running the call again
+    would write those elements twice.
+    """
+    return not out_view.flags.writeable
 
 
 def _view_of(array):
@@ -167,7 +193,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
                 return fallback(a, b) if pooled is None else pooled
             try:
                 result = f(an, bn)
-            except _PRE_WRITE_ERRORS:       # (the fallback's own error must not chain to it)
+            except _PRE_LOOP_ERRORS:       # (the fallback's own error must not chain to it)
                 result = None
             if result is None:
                 return fallback(a, b)
@@ -200,7 +226,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
             return fallback(a, b) if pooled is None else pooled
         try:
             result = f(an, bn)
-        except _PRE_WRITE_ERRORS:
+        except _PRE_LOOP_ERRORS:
             result = None
         if result is None:
             return fallback(a, b)
@@ -237,8 +263,12 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
             return None
         try:
             f(an, bn, out=on)
-        except _PRE_WRITE_ERRORS:
+        except _PRE_LOOP_ERRORS:
             return None
+        except ValueError:
+            if _refused_before_loop(on):
+                return None
+            raise
         return out
 
     return lane, lane_out
@@ -269,7 +299,7 @@ def unary_lanes(numpy_ufunc):
             return _into_pool(f, device, (an,), dtype, a._shape)
         try:
             result = f(an)
-        except _PRE_WRITE_ERRORS:
+        except _PRE_LOOP_ERRORS:
             return None
         if type(result) is not _numpy_array:
             result = _asarray(result)
@@ -291,8 +321,12 @@ def unary_lanes(numpy_ufunc):
         on = _view_of(out)
         try:
             f(an, out=on)
-        except _PRE_WRITE_ERRORS:
+        except _PRE_LOOP_ERRORS:
             return None
+        except ValueError:
+            if _refused_before_loop(on):
+                return None
+            raise
         return out
 
     return lane, lane_out
@@ -316,7 +350,7 @@ def reduce_lane(numpy_ufunc):
             return None
         try:
             result = reduce(an, axis=None)
-        except _PRE_WRITE_ERRORS:              # an empty maximum, ...: the general path's error
+        except _RESOLUTION_ERRORS:              # an empty maximum, ...: the general path's error
             return None
         return _adopt(_asarray(result), device)
 

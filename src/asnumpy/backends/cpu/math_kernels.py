@@ -198,7 +198,8 @@ def _ufunc_general(f, weight, name, outs, loop, inputs, where):
     first = outs[0]
     work = first.nbytes * weight
     threads = parallel.thread_count()
-    if work < SPLIT_MIN_WORK or threads < 2 or first.ndim == 0 or not _may_split(outs, inputs, where):
+    if (work < SPLIT_MIN_WORK or threads < 2 or first.ndim == 0 or not _may_split(outs, inputs, where)
+            or _stops_mid_loop(name, loop, inputs)):
         f(*inputs, out=outs, **kwargs)
         return
     shape = first.shape
@@ -353,6 +354,16 @@ def _data(x):
 def _same_memory_layout(a, b):
     return (a.shape == b.shape and a.strides == b.strides and a.itemsize == b.itemsize
             and _data(a) == _data(b))
+
+
+def _stops_mid_loop(name, loop, inputs) -> bool:
+    """Whether NumPy's loop will stop part-way with an error: an integer power
+    with a negative exponent raises ValueError there, having written the
+    elements before it.  Such a call is not split (slabs after the failing one
+    would be written too), so ``out`` is left exactly as NumPy's one call leaves it.
+    """
+    return (name == "power" and np.dtype(loop[1]).kind == "i"
+            and bool(np.less(inputs[1], 0).any()))
 
 
 def _may_split(outs, inputs, where):
