@@ -5,6 +5,7 @@ import io
 import re
 import resource
 import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -169,6 +170,66 @@ def test_huge_requests_raise_out_of_memory_and_do_not_crash(pool):
     with pytest.raises(ValueError, match="too big"):
         ap.ndarray((1 << 40, 1 << 40), np.float64)
     assert ap.asarray([1, 2, 3]).get().tolist() == [1, 2, 3]
+
+
+class _Sentinel:
+    """An object of a caller's frame, to see whether a failure keeps that frame."""
+
+
+def _fail_holding_a_sentinel(allocate):
+    """Call ``allocate()`` (which must raise MemoryError) from a frame holding a
+    sentinel and an 8 MiB array; return a weak reference to the sentinel."""
+    sentinel, held = _Sentinel(), ap.ones(1 << 20)      # noqa: F841 (kept by the frame)
+    reference = weakref.ref(sentinel)
+    try:
+        allocate()
+    except MemoryError:
+        pass
+    return reference
+
+
+def test_an_allocation_failure_keeps_no_frames(pool):
+    # The allocator's error (the OutOfMemoryError's cause) has a traceback that
+    # holds the failing call's frames and so their arrays: the pool must keep
+    # neither it nor a reference cycle through it, so that the arrays go as soon
+    # as the caller is done with the error (without waiting for gc.collect()).
+    base = pool.used_bytes()
+    gc.disable()
+    try:
+        reference = _fail_holding_a_sentinel(lambda: ap.ones(1 << 44))
+        assert reference() is None
+        assert pool.used_bytes() == base
+    finally:
+        gc.enable()
+    with pytest.raises(ap.OutOfMemoryError) as info:
+        ap.ones(1 << 44)
+    assert isinstance(info.value.__cause__, MemoryError | OSError | ValueError | OverflowError)
+    del info
+    gc.collect()
+    assert pool.used_bytes() == base
+
+
+def test_a_cuda_out_of_memory_keeps_no_frames():
+    # the cuda allocator turns the driver's CUDA_ERROR_OUT_OF_MEMORY into MemoryError
+    backend = pytest.importorskip("asnumpy.backends.cuda.backend")
+
+    class FullDriver:
+        def make_current(self, index):
+            pass
+
+        def synchronize(self, index):
+            pass
+
+        def alloc(self, index, nbytes):
+            raise RuntimeError("CUDA_ERROR_OUT_OF_MEMORY: out of memory")
+
+    gc.disable()
+    try:
+        reference = _fail_holding_a_sentinel(lambda: backend.CudaAllocator(FullDriver(), 0)
+                                             .alloc(1 << 20))
+        assert reference() is None
+    finally:
+        gc.enable()
 
 
 def test_allocation_is_thread_safe(pool):

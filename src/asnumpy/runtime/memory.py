@@ -144,7 +144,6 @@ class MemoryPool:
         self._peak_bytes = 0
         self._limit = 0
         self._enabled = True
-        self._alloc_failure = None      # what the allocator raised last (under the lock)
         # A back end whose device work is asynchronous to the host (cuda) orders the
         # reuse of blocks across streams itself: ``allocated(handle, key)`` for a fresh
         # block, ``freed(handle, key)`` when a block comes back, ``reused(handle, key)``
@@ -186,26 +185,34 @@ class MemoryPool:
                     self._ordering.reused(handle, key_stream)
                 return Buffer(handle, nbytes, self.device, self, size, key_stream)
         failure = None          # the allocator's last MemoryError, named in the error
-        for attempt in range(3):
-            with self._lock:
-                if self._returned:
-                    self._drain_returned()
-                handle = self._take_cached(size, key_stream)
-                if handle is None:
-                    handle = self._allocate_fresh(size, attempt, key_stream)
-                    failure = self._alloc_failure or failure
-                if handle is not None:
-                    self._used_bytes += size
-                    if self._used_bytes > self._peak_bytes:
-                        self._peak_bytes = self._used_bytes
-                    return Buffer(handle, nbytes, self.device, self, size, key_stream)
-            if attempt == 1:
-                # Arrays that are unreachable but not yet collected still hold
-                # blocks: collect them (outside the lock: their finalizers may
-                # run arbitrary code) and try once more.
-                gc.collect()
-        raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes,
-                               reason=failure and str(failure)) from failure
+        try:
+            for attempt in range(3):
+                with self._lock:
+                    if self._returned:
+                        self._drain_returned()
+                    handle = self._take_cached(size, key_stream)
+                    if handle is None:
+                        handle, failed = self._allocate_fresh(size, attempt, key_stream)
+                        failure = failed or failure
+                        del failed
+                    if handle is not None:
+                        self._used_bytes += size
+                        if self._used_bytes > self._peak_bytes:
+                            self._peak_bytes = self._used_bytes
+                        return Buffer(handle, nbytes, self.device, self, size, key_stream)
+                if attempt == 1:
+                    # Arrays that are unreachable but not yet collected still hold
+                    # blocks: collect them (outside the lock: their finalizers may
+                    # run arbitrary code) and try once more.
+                    gc.collect()
+            raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes,
+                                   reason=failure and str(failure)) from failure
+        finally:
+            # The allocator's error is the OutOfMemoryError's cause, nowhere else:
+            # its traceback holds the frames of this call and of its callers (their
+            # arrays too), and this frame, which the OutOfMemoryError's traceback
+            # holds, must not hold it back (a cycle that only gc.collect() breaks).
+            del failure
 
     def reserve(self, nbytes: int) -> Reservation:
         """Count ``nbytes`` of scratch memory as used until the reservation is released.
@@ -259,26 +266,25 @@ class MemoryPool:
         return handle
 
     def _allocate_fresh(self, size, attempt, stream=None):
-        """Ask the allocator; on failure release the cache (attempt >= 1).
+        """``(handle, None)`` from the allocator, or ``(None, its error or None)``;
+        on failure release the cache (attempt >= 1).
 
         The allocator reports a full device as MemoryError (a back end
         translates its driver's out-of-memory status into it; the cpu one's
         NumPy raises MemoryError/ValueError/OverflowError for huge sizes);
         any other exception is a real fault and propagates as itself.
         """
-        self._alloc_failure = None
         if attempt >= 1:
             self._release_cached()
         if self._limit and self._used_bytes + self._free_bytes + size > self._limit:
-            return None
+            return None, None
         try:
             handle = self._allocator.alloc(size)
         except (MemoryError, OSError, ValueError, OverflowError) as exc:
-            self._alloc_failure = exc
-            return None
+            return None, exc        # (returned, never stored: see malloc)
         if self._ordering is not None:
             self._ordering.allocated(handle, stream)
-        return handle
+        return handle, None
 
     def _drain_returned(self):
         returned = self._returned

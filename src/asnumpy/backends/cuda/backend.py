@@ -61,8 +61,11 @@ class CudaAllocator:
             except Exception as exc:  # noqa: BLE001 - filtered: only out-of-memory is handled
                 if not _out_of_memory(exc):
                     raise
-                failure = exc
-        raise MemoryError(str(failure)) from failure
+                if retry:
+                    # raised in the handler, which unbinds ``exc`` on the way out: no name
+                    # in this frame holds the driver's error, whose traceback holds the
+                    # frame (and its callers' frames: a cycle that pins their arrays)
+                    raise MemoryError(str(exc)) from exc
 
     # blocks freed on one stream and reused on another: ordered by events
     stream_ordering = StreamOrderedReuse
