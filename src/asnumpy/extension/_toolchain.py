@@ -12,9 +12,15 @@ remembers the library twice:
   process loads the library without compiling, and a cache directory shared
   between machines never hands one CPU another's instructions.
 
-Entries are written to a temporary file in the cache directory and renamed
-into place, so concurrent processes never load a half-written library (two
+The disk cache is a :class:`asnumpy.runtime.disk_cache.DiskCache`: the
+directory is used only when it is this user's and private (else a warning and
+a private temporary cache), each entry carries a digest of its key and bytes
+that is checked before the library is loaded (a damaged entry is compiled
+again, never mapped), and entries appear by an atomic rename (two processes
 that compile the same source at once both succeed; the last rename wins).
+The compiler runs in this process's private scratch directory, so a killed
+compile leaves nothing in the cache, and a library is loaded from a private
+copy of the checked bytes, so what ``dlopen`` maps is what was checked.
 
 Which compiler: ``$CXX`` when set (a command, e.g. ``"ccache g++"``), else
 the first of ``g++``, ``clang++``, ``c++`` on ``PATH``, else the ``ziglang``
@@ -42,6 +48,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..runtime import disk_cache
+
 __all__ = [
     "FLAGS",
     "CompileError",
@@ -59,6 +67,7 @@ FLAGS = ("-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contrac
          "-fno-math-errno")
 _CANDIDATES = ("g++", "clang++", "c++")          # looked up on PATH in this order
 SOURCE_MARK = '#line 1 "'                       # where the part worth showing starts
+ENTRY_SUFFIX = ".lib"   # a disk entry: a checked header, then the library (not loadable as is)
 
 # Counters for tests and diagnostics: compiles run, libraries loaded from disk, memory hits.
 stats = {"compiles": 0, "disk_hits": 0, "memory_hits": 0}
@@ -81,8 +90,10 @@ def cache_dir() -> Path:
 
     ``$ASNUMPY_KERNEL_CACHE_DIR`` when set; else ``$XDG_CACHE_HOME/asnumpy/kernels``
     or ``~/.cache/asnumpy/kernels`` (``%LOCALAPPDATA%\\asnumpy\\kernels`` on
-    Windows).  It is created on first write; when it cannot be written, only the
-    in-memory cache is used.
+    Windows).  It is created 0700 when missing, and used only when it is owned by
+    this user and not writable by group or others; otherwise a warning names it
+    and a private temporary directory serves this process
+    (:mod:`asnumpy.runtime.disk_cache`).
     """
     explicit = os.environ.get("ASNUMPY_KERNEL_CACHE_DIR")
     if explicit:
@@ -223,38 +234,56 @@ def load_library(source: str, *, options=()) -> ctypes.CDLL:
     return library
 
 
-def _load_or_compile(source: str, options: tuple) -> ctypes.CDLL:
-    command = compiler_command()
+def _key(source: str, options: tuple, command: tuple) -> str:
+    """The disk cache key: a hash of public inputs (anyone can compute it; see disk_cache)."""
     digest = hashlib.sha256()
     for part in (source, repr(options), repr(FLAGS), repr(command), _version(command),
                  _host_cpu()):
         digest.update(part.encode())
         digest.update(b"\0")
-    path = cache_dir() / f"{digest.hexdigest()}.so"
-    if path.exists():
+    return digest.hexdigest()
+
+
+def _load_or_compile(source: str, options: tuple) -> ctypes.CDLL:
+    command = compiler_command()
+    key = _key(source, options, command)
+    cache = disk_cache.DiskCache(cache_dir(), ENTRY_SUFFIX, "ASNUMPY_KERNEL_CACHE_DIR")
+    library = cache.get(key)
+    if library is not None:
         try:
-            library = ctypes.CDLL(str(path))
+            loaded = _load(library)
         except OSError:
-            pass                            # truncated or foreign: compiled again below
+            pass                            # sound bytes this host cannot load: compiled again
         else:
             stats["disk_hits"] += 1
-            return library
-    return ctypes.CDLL(_compile(source, options, command, path))
+            return loaded
+    library = _compile(source, options, command)
+    cache.put(key, library)
+    return _load(library)
 
 
-def _compile(source: str, options: tuple, command: tuple, path: Path) -> str:
-    """Run the compiler once (the only place that does), writing ``path`` atomically."""
+def _load(library: bytes) -> ctypes.CDLL:
+    # dlopen loads by path: it gets a private copy of the checked bytes (no other user can
+    # swap it between the check and the load), removed once mapped
+    path = disk_cache.private_copy(library, ".so")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, source_path = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cpp")
-    except OSError:                         # unwritable cache: this process's memory only
-        path = Path(tempfile.mkdtemp(prefix="asnumpy-kernels-")) / path.name
-        fd, source_path = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cpp")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(source)
-    fd, output = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".so")
-    os.close(fd)
-    try:
+        return ctypes.CDLL(str(path))
+    finally:
+        os.unlink(path)
+
+
+def _compile(source: str, options: tuple, command: tuple) -> bytes:
+    """Run the compiler once (the only place that does); the library's bytes.
+
+    It runs in a directory of its own under this process's scratch directory,
+    removed afterwards whatever happens: nothing of a compile reaches the cache
+    directory but the finished library.
+    """
+    with tempfile.TemporaryDirectory(prefix="build-", dir=disk_cache.private_dir()) as build:
+        source_path = os.path.join(build, "kernel.cpp")
+        output = os.path.join(build, "kernel.so")
+        with open(source_path, "w", encoding="utf-8") as handle:
+            handle.write(source)
         stats["compiles"] += 1
         try:
             proc = subprocess.run([*command, *FLAGS, *options, source_path, "-o", output],
@@ -263,16 +292,22 @@ def _compile(source: str, options: tuple, command: tuple, path: Path) -> str:
             raise CompilerNotFoundError(
                 f"asnumpy.extension: the C++ compiler {' '.join(command)!r} does not run: "
                 f"{exc}") from None
+        message = (proc.stderr or proc.stdout).replace(source_path, "<source>").strip()
         if proc.returncode != 0:
-            message = (proc.stderr or proc.stdout).replace(source_path, "<source>")
             raise CompileError(
                 f"asnumpy.extension: the C++ compiler ({' '.join(command)}) failed:\n"
-                f"{message.strip()}\n\n--- source ---\n{numbered_source(source)}")
-        os.replace(output, path)
-    finally:
-        _unlink(source_path)
-        _unlink(output)
-    return str(path)
+                f"{message}\n\n--- source ---\n{numbered_source(source)}")
+        try:
+            with open(output, "rb") as handle:
+                library = handle.read()
+        except FileNotFoundError:
+            library = b""
+    if not library:
+        raise CompileError(
+            f"asnumpy.extension: the C++ compiler ({' '.join(command)}) exited with status 0 "
+            f"but wrote no library{':' if message else ''}\n{message}\n\n--- source ---\n"
+            f"{numbered_source(source)}")
+    return library
 
 
 def numbered_source(source: str) -> str:
@@ -282,10 +317,3 @@ def numbered_source(source: str) -> str:
     lines = shown.splitlines()
     width = len(str(len(lines)))
     return "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
-
-
-def _unlink(path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

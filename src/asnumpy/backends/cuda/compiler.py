@@ -10,8 +10,12 @@ source into a CUBIN image for one architecture through ``cuda.core``'s
 
 The cache key is the SHA-256 of the source, the compile options, the target
 architecture and the NVRTC version, so upgrading NVRTC or changing an option
-never reuses a stale image.  ``cuda.core`` is imported lazily inside the
-functions: importing :mod:`asnumpy` never imports it.
+never reuses a stale image.  The disk cache is a
+:class:`asnumpy.runtime.disk_cache.DiskCache`, as the cpu toolchain's: the
+directory is used only when it is this user's and private, and an entry is
+returned only when its digest (over its key and bytes) matches, so a damaged
+entry or another kernel's is compiled again.  ``cuda.core`` is imported lazily
+inside the functions: importing :mod:`asnumpy` never imports it.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
 import threading
 from pathlib import Path
+
+from ...runtime import disk_cache
 
 __all__ = [
     "OPTIONS",
@@ -37,11 +42,6 @@ __all__ = [
 # fma=False: NumPy evaluates a*b+c as two rounded operations, so NVRTC must not contract
 # it into one fused multiply-add (which would change the last bit of results).
 OPTIONS = {"std": "c++17", "fma": False}
-
-# on-disk entry: magic, sha256 of the payload, payload.  A truncated or corrupted entry
-# fails the digest check and is rebuilt.
-_MAGIC = b"ASNCUBIN1\n"
-_DIGEST = 32
 
 _memory: dict[str, bytes] = {}
 _lock = threading.Lock()
@@ -84,8 +84,10 @@ def cache_dir() -> Path:
     """The directory of the on-disk CUBIN cache.
 
     ``$ASNUMPY_CUDA_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/asnumpy/cuda``,
-    else ``~/.cache/asnumpy/cuda``.  It is created on first write; when it
-    cannot be written only the in-memory cache is used.
+    else ``~/.cache/asnumpy/cuda``.  It is created 0700 when missing, and used
+    only when it is owned by this user and not writable by group or others;
+    otherwise a warning names it and a private temporary directory serves this
+    process.
     """
     explicit = os.environ.get("ASNUMPY_CUDA_CACHE_DIR")
     if explicit:
@@ -132,11 +134,15 @@ def compile_module(source: str, arch: str, options: dict | None = None) -> bytes
         hit = _memory.get(key)
     if hit is not None:
         return hit
-    path = cache_dir() / f"{key}.cubin"
-    cubin = _read_entry(path)
+    cache = disk_cache.DiskCache(cache_dir(), ".cubin", "ASNUMPY_CUDA_CACHE_DIR")
+    cubin = cache.get(key)
     if cubin is None:
         cubin = _nvrtc_compile(source, arch, options)
-        _write_entry(path, cubin)
+        if not cubin:
+            names = ", ".join(_KERNEL_NAME.findall(source)[:8]) or "<none>"
+            raise CompileError(f"NVRTC produced an empty image for kernel(s) {names} "
+                               f"({arch}); nothing was cached")
+        cache.put(key, cubin)
     with _lock:
         _memory[key] = cubin
     return cubin
@@ -177,36 +183,3 @@ def _include_path() -> list[str]:
     except Exception:  # noqa: BLE001 - no headers: NVRTC reports the missing include
         found = None
     return [found] if found else []
-
-
-def _read_entry(path: Path) -> bytes | None:
-    try:
-        blob = path.read_bytes()
-    except OSError:
-        return None
-    head = len(_MAGIC) + _DIGEST
-    if len(blob) <= head or not blob.startswith(_MAGIC):
-        return None
-    payload = blob[head:]
-    if hashlib.sha256(payload).digest() != blob[len(_MAGIC):head]:
-        return None  # corrupt: recompiled and overwritten by the caller
-    return payload
-
-
-def _write_entry(path: Path, cubin: bytes) -> None:
-    # write to a temporary file in the same directory, then rename over the entry:
-    # readers never see a half-written file, concurrent writers race harmlessly
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
-    except OSError:
-        return  # unwritable cache directory: memory cache only
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(_MAGIC + hashlib.sha256(cubin).digest() + cubin)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
