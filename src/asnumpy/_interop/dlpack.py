@@ -5,10 +5,10 @@ Rules (``docs/interop.md`` shows them at work):
 * **Devices.**  Every logical cpu device ``cpu:N`` lives in host memory, so
   all of them export as ``(kDLCPU, 0)``; ``dl_device=(1, 0)`` asks for host
   memory and never copies a cpu array, whatever its ``N``.  ``cuda:N`` is
-  ``(kDLCUDA, N)``.  Imported host memory (``kDLCPU``, ``kDLCUDAHost``) lands
-  on the current device when that is a cpu device, else on ``cpu:0``; CUDA
-  memory (``kDLCUDA``, ``kDLCUDAManaged``) on ``cuda:N``.  An asnumpy array
-  keeps its own device.
+  ``(kDLCUDA, N)``.  Imported host memory (``kDLCPU``, ``kDLCUDAHost``,
+  ``kDLROCMHost``) lands on the current device when that is a cpu device, else
+  on ``cpu:0``; CUDA memory (``kDLCUDA``, ``kDLCUDAManaged``) on ``cuda:N``.
+  An asnumpy array keeps its own device.
 * **Copies.**  ``copy=None`` shares memory when the target device can reach
   it and copies otherwise; ``copy=True`` always copies (into the target
   device's pool); ``copy=False`` never copies and raises ``BufferError``
@@ -27,6 +27,9 @@ Rules (``docs/interop.md`` shows them at work):
   carries the flag); a legacy request raises ``BufferError`` as NumPy's
   does, unless ``copy=True``.  Read-only imports stay read-only, and so
   are imports of legacy capsules, which cannot say (NumPy's rule too).
+* **Hostile capsules.**  ``dlpack_abi`` checks every field before trusting
+  it (ndim, data type, shape, strides, the span of memory) and refuses a
+  tensor without consuming it.  Unaligned elements are copied.
 """
 
 from __future__ import annotations
@@ -46,8 +49,8 @@ __all__ = ["from_dlpack", "dlpack", "dlpack_device", "install"]
 # asnumpy device kind -> DLPack device type of its memory
 _DL_TYPE_OF_KIND = {"cpu": abi.KDL_CPU, "cuda": abi.KDL_CUDA}
 # DLPack device type -> asnumpy device kind that holds such memory
-_KIND_OF_DL_TYPE = {abi.KDL_CPU: "cpu", abi.KDL_CUDA_HOST: "cpu", abi.KDL_CUDA: "cuda",
-                    abi.KDL_CUDA_MANAGED: "cuda"}
+_KIND_OF_DL_TYPE = {abi.KDL_CPU: "cpu", abi.KDL_CUDA_HOST: "cpu", abi.KDL_ROCM_HOST: "cpu",
+                    abi.KDL_CUDA: "cuda", abi.KDL_CUDA_MANAGED: "cuda"}
 _READONLY_LEGACY = ("Cannot export readonly array since signalling readonly is unsupported by "
                     "DLPack (supported by newer DLPack version)")
 
@@ -75,10 +78,11 @@ def host_device() -> Device:
 def _device_for(pair, func) -> Device:
     """The asnumpy device whose memory a DLPack device pair names."""
     kind = _KIND_OF_DL_TYPE.get(pair[0])
-    if kind is None:
-        raise BufferError(f"asnumpy.{func}: DLPack device {_describe_dl_device(pair)} is not "
-                          "supported (asnumpy reaches kDLCPU, kDLCUDAHost, kDLCUDA and "
-                          "kDLCUDAManaged memory)")
+    if kind is None:                      # a BufferError, and NumPy's RuntimeError
+        raise abi.DLPackTensorError(
+            f"asnumpy.{func}: DLPack device {_describe_dl_device(pair)} is not supported "
+            "(asnumpy reaches kDLCPU, kDLCUDAHost, kDLROCMHost, kDLCUDA and kDLCUDAManaged "
+            "memory)")
     if kind == "cpu":
         return host_device()
     try:
@@ -215,8 +219,9 @@ def _request_capsule(producer, stream, dl_device=None, copy=None):
         return producer.__dlpack__(stream=stream)   # legacy: no max_version, dl_device, copy
 
 
-def _alias_description(description, imported, device, func) -> ndarray:
-    """An asnumpy array on ``device`` over the memory a consumed capsule describes."""
+def _alias_description(description, imported, device, func, copy=None) -> ndarray:
+    """An asnumpy array on ``device`` over the memory a consumed capsule describes
+    (a copy of it when the elements are unaligned: asnumpy arrays are aligned)."""
     shape, dtype, readonly = description.shape, description.dtype, description.readonly
     low, high = description.extent
     if device.kind != "cpu":
@@ -229,15 +234,26 @@ def _alias_description(description, imported, device, func) -> ndarray:
         return out
     window = abi.host_bytes(description.address + low, high - low, imported, readonly)
     host = np.ndarray(shape, dtype, buffer=window, offset=-low, strides=description.strides)
+    if not host.flags.aligned:            # NumPy takes these (a byte_offset of 3, say)
+        if copy is False:
+            raise BufferError(f"asnumpy.{func}: the DLPack tensor's elements are not aligned "
+                              f"(address {description.address:#x}, {dtype}): asnumpy can "
+                              "only copy them, and copy=False")
+        out = transfer.from_host(host, device, None, func)
+        out._writeable = not readonly
+        return out
     return _alias_host(host, device, func)
 
 
-def _import_capsule(capsule, device, func) -> ndarray:
-    description, imported = abi.consume_capsule(capsule, func)
-    if not _same_memory(_device_for(description.device, func), device):
-        raise BufferError(f"asnumpy.{func}: the producer exported "
-                          f"{_describe_dl_device(description.device)} memory, not {device}'s")
-    return _alias_description(description, imported, device, func)
+def _import_capsule(capsule, device, func, copy=None) -> ndarray:
+    def accept(description):              # before the capsule is consumed: a refused one
+        if not _same_memory(_device_for(description.device, func), device):   # stays whole
+            raise BufferError(f"asnumpy.{func}: the producer exported "
+                              f"{_describe_dl_device(description.device)} memory, not "
+                              f"{device}'s")
+
+    description, imported = abi.consume_capsule(capsule, func, accept)
+    return _alias_description(description, imported, device, func, copy)
 
 
 def _consumer_stream(device):
@@ -307,8 +323,8 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
                         "__dlpack_device__")
     try:
         return _from_producer(x, target, copy, func)
-    except BufferError as exc:            # name what could not be exchanged
-        raise BufferError(f"{exc} (exchanging a {_type_name(x)} object)") from None
+    except BufferError as exc:            # name what could not be exchanged (same class)
+        raise type(exc)(f"{exc} (exchanging a {_type_name(x)} object)") from None
 
 
 def _type_name(x) -> str:
@@ -327,7 +343,7 @@ def _from_producer(x, target, copy, func) -> ndarray:
         source = None                     # asnumpy cannot reach it: the producer must move it
     target = source if target is None else target
     if source is not None and _same_memory(source, target):
-        out = _import_capsule(_request_capsule(x, _consumer_stream(target)), target, func)
+        out = _import_capsule(_request_capsule(x, _consumer_stream(target)), target, func, copy)
         return out.copy() if copy else out
     if copy is False:
         raise BufferError(f"asnumpy.{func}: the data is on {_describe_dl_device(source_pair)}; "

@@ -26,15 +26,16 @@ from .._core._layout import contiguous_view_strides, memory_extent
 
 __all__ = [
     "DLPACK_VERSION", "DEVICE_TYPES", "KDL_CPU", "KDL_CUDA", "KDL_CUDA_HOST",
-    "KDL_CUDA_MANAGED", "DTYPE_CODES", "FLAG_READ_ONLY", "FLAG_IS_COPIED",
-    "TensorDescription", "ImportedTensor", "dtype_code", "dtype_of_code", "make_capsule",
+    "KDL_CUDA_MANAGED", "KDL_ROCM_HOST", "DTYPE_CODES", "FLAG_READ_ONLY", "FLAG_IS_COPIED",
+    "MAX_DIMS", "DLPackTensorError", "TensorDescription", "ImportedTensor", "dtype_code",
+    "dtype_of_code", "make_capsule",
     "consume_capsule", "peek_capsule", "is_capsule", "host_bytes",
 ]
 
 DLPACK_VERSION = (1, 1)          # the newest DLPack this module speaks (float8 codes: 1.1)
 
 # DLDeviceType values asnumpy meets (dlpack.h)
-KDL_CPU, KDL_CUDA, KDL_CUDA_HOST, KDL_CUDA_MANAGED = 1, 2, 3, 13
+KDL_CPU, KDL_CUDA, KDL_CUDA_HOST, KDL_CUDA_MANAGED, KDL_ROCM_HOST = 1, 2, 3, 13, 11
 DEVICE_TYPES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7: "kDLVulkan",
                 8: "kDLMetal", 9: "kDLVPI", 10: "kDLROCM", 11: "kDLROCMHost", 12: "kDLExtDev",
                 13: "kDLCUDAManaged", 14: "kDLOneAPI", 15: "kDLWebGPU", 16: "kDLHexagon",
@@ -59,6 +60,21 @@ DTYPE_CODES = {
     "float8_e5m2fnuz": (13, 8), "float8_e8m0fnu": (14, 8),
 }
 _NAME_OF_CODE = {value: name for name, value in DTYPE_CODES.items()}
+
+MAX_DIMS = 64                     # NumPy's NPY_MAXDIMS: the most dimensions an import may have
+_INTP_MAX = int(np.iinfo(np.intp).max)
+_ADDRESS_END = 1 << (8 * ctypes.sizeof(ctypes.c_void_p))    # one past the highest address
+_TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+            "possible size.")
+
+
+class DLPackTensorError(BufferError, RuntimeError):
+    """A DLPack tensor that cannot be imported (a malformed or unsupported one).
+
+    A ``BufferError`` as the Array API asks of ``from_dlpack``, and a
+    ``RuntimeError`` as NumPy 2.4's ``from_dlpack`` raises for the same
+    tensors (too many dimensions, lanes, an unknown data type).
+    """
 
 
 def dtype_code(dtype: np.dtype):
@@ -260,29 +276,104 @@ def _managed(capsule, name):
     return address, struct.from_address(address)
 
 
+def _dtype_of(tensor, func) -> np.dtype:
+    code, bits, lanes = tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes
+    if lanes != 1:
+        raise DLPackTensorError(f"asnumpy.{func}: DLPack data type (code={code}, bits={bits}, "
+                                f"lanes={lanes}) is a vector type: DLPack only supports "
+                                "lanes == 1")
+    dtype = dtype_of_code(code, bits, lanes)
+    if dtype is None:
+        raise DLPackTensorError(f"asnumpy.{func}: DLPack data type (code={code}, bits={bits}, "
+                                f"lanes={lanes}) has no asnumpy dtype")
+    return dtype
+
+
+def _check_ndim(tensor, func) -> None:
+    # ``ndim`` is checked before the shape buffer is read, so at most MAX_DIMS entries are
+    # read.  That the buffer really holds ``ndim`` entries is the producer's contract: no
+    # reader can check it.
+    ndim = tensor.ndim
+    if ndim < 0:
+        raise ValueError(f"asnumpy.{func}: number of dimensions must be within "
+                         f"[0, {MAX_DIMS}], got a DLPack tensor with ndim={ndim}")
+    if ndim > MAX_DIMS:
+        raise DLPackTensorError(f"asnumpy.{func}: the DLPack tensor has ndim={ndim}, more "
+                                f"than the {MAX_DIMS} dimensions NumPy supports")
+
+
+def _shape_of(tensor, func) -> tuple:
+    ndim = tensor.ndim
+    if ndim and not tensor.shape:
+        raise DLPackTensorError(f"asnumpy.{func}: the DLPack tensor has ndim={ndim} and a "
+                                "NULL shape")
+    shape = tuple(tensor.shape[i] for i in range(ndim))
+    if any(n < 0 for n in shape):
+        raise ValueError(f"asnumpy.{func}: negative dimensions are not allowed (DLPack "
+                         f"shape {shape})")
+    return shape
+
+
+def _check_size(shape, itemsize, func) -> None:
+    """ValueError when the tensor's bytes overflow intp (NumPy's check, which skips
+    zero-length axes)."""
+    nbytes = itemsize
+    for n in shape:
+        if n:
+            nbytes *= n
+            if nbytes > _INTP_MAX:
+                raise ValueError(f"asnumpy.{func}: {_TOO_BIG} (DLPack shape {shape})")
+
+
+def _strides_of(tensor, shape, itemsize, func) -> tuple:
+    if not tensor.strides or not shape:   # NULL strides: C-contiguous (the DLPack rule)
+        return contiguous_view_strides(shape, itemsize)
+    strides = tuple(tensor.strides[i] * itemsize for i in range(len(shape)))
+    if any(abs(s) > _INTP_MAX for s in strides):
+        if 0 in shape:                    # no element is ever reached: any layout will do
+            return contiguous_view_strides(shape, itemsize)
+        raise DLPackTensorError(f"asnumpy.{func}: DLPack strides {strides} (bytes) do not "
+                                "fit in intp")
+    return strides
+
+
+def _check_memory(tensor, shape, strides, itemsize, func) -> int:
+    """The first element's address, once the memory the tensor spans is checked to be
+    addresses (no NULL data, no span past the address space)."""
+    address = (tensor.data or 0) + tensor.byte_offset
+    if 0 in shape:                        # no memory is read: the pointer may be anything
+        return address
+    if not tensor.data:
+        raise DLPackTensorError(f"asnumpy.{func}: the DLPack tensor has NULL data and "
+                                f"shape {shape}")
+    low, high = memory_extent(shape, strides, itemsize)
+    if high - low > _INTP_MAX or address + low < 0 or address + high > _ADDRESS_END:
+        raise DLPackTensorError(f"asnumpy.{func}: the DLPack tensor spans bytes "
+                                f"[{low}, {high}) around address {address:#x} (byte_offset "
+                                f"{tensor.byte_offset}): past the address space")
+    return address
+
+
 def _describe(managed, versioned, func) -> TensorDescription:
+    """Read and check every field of a managed tensor (nothing is consumed here)."""
     flags = 0
     if versioned:
         major = managed.version.major
-        if major != DLPACK_VERSION[0]:
+        if major > DLPACK_VERSION[0]:     # NumPy's test: minor versions are compatible
             raise BufferError(f"asnumpy.{func}: DLPack version {major}."
                               f"{managed.version.minor} is not supported (asnumpy speaks "
                               f"{DLPACK_VERSION[0]}.x)")
         flags = managed.flags
+    # in NumPy's order: ndim, data type, then the shape and the memory it spans
     tensor = managed.dl_tensor
-    code, bits, lanes = tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes
-    dtype = dtype_of_code(code, bits, lanes)
-    if dtype is None:
-        raise BufferError(f"asnumpy.{func}: DLPack data type (code={code}, bits={bits}, "
-                          f"lanes={lanes}) has no asnumpy dtype")
-    ndim = tensor.ndim
-    shape = tuple(tensor.shape[i] for i in range(ndim))
-    if tensor.strides and ndim:
-        strides = tuple(tensor.strides[i] * dtype.itemsize for i in range(ndim))
-    else:                                 # NULL strides: C-contiguous
-        strides = contiguous_view_strides(shape, dtype.itemsize)
+    _check_ndim(tensor, func)
+    dtype = _dtype_of(tensor, func)
+    shape = _shape_of(tensor, func)
+    itemsize = dtype.itemsize
+    _check_size(shape, itemsize, func)
+    strides = _strides_of(tensor, shape, itemsize, func)
+    address = _check_memory(tensor, shape, strides, itemsize, func)
     device = (tensor.device.device_type, tensor.device.device_id)
-    address = (tensor.data or 0) + tensor.byte_offset
     # A legacy tensor cannot say whether it may be written: read-only, as NumPy has it.
     readonly = bool(flags & FLAG_READ_ONLY) if versioned else True
     return TensorDescription(device, dtype, shape, strides, address, readonly, versioned)
@@ -294,16 +385,21 @@ def peek_capsule(capsule, func) -> TensorDescription:
     return _describe(_managed(capsule, name)[1], name == _VERSIONED, func)
 
 
-def consume_capsule(capsule, func) -> tuple[TensorDescription, ImportedTensor]:
+def consume_capsule(capsule, func, accept=None) -> tuple[TensorDescription, ImportedTensor]:
     """Take ownership of a capsule's tensor (the capsule is renamed ``"used_..."``).
 
     Returns its description and an :class:`ImportedTensor` that calls the
     producer's deleter once collected: keep it alive while the memory is used.
-    A tensor asnumpy cannot describe raises BufferError and is left unconsumed.
+    ``accept(description)``, when given, runs before ownership is taken and
+    may raise.  A tensor asnumpy cannot describe (or ``accept`` refuses)
+    raises and is left unconsumed: the capsule keeps its name, so its own
+    destructor calls the deleter (the DLPack rule for a refused capsule).
     """
     name = _capsule_name(capsule, func)
     address, managed = _managed(capsule, name)
     description = _describe(managed, name == _VERSIONED, func)
+    if accept is not None:
+        accept(description)
     if _capsule_set_name(capsule, _USED[name]) != 0:
         raise BufferError(f"asnumpy.{func}: could not take ownership of the DLPack capsule")
     return description, ImportedTensor(address, managed.deleter)
