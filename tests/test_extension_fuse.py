@@ -360,6 +360,60 @@ def test_shape_patterns_one_kernel_cannot_run_fall_back():
     np.testing.assert_array_equal(ap.asnumpy(again), ap.asnumpy(got))
 
 
+# Reductions whose results are broadcast back to a larger shape: (function of the namespace
+# xp, argument shapes).  The first ones broadcast a reduced value along another axis than the
+# one it keeps (``x.sum(axis=-1) + x`` for x of shape (3, 1) is the (3, 3) outer sum
+# ``x[j, 0] + x[i, 0]``): one pass over x cannot compute them.  Once, they fused anyway and
+# stored the diagonal only (the rest of the result was heap garbage).
+_BROADCAST_BACK = [
+    (lambda xp, x: xp.sum(x, axis=-1) + x, [(3, 1)]),
+    (lambda xp, x: xp.max(x, axis=-1) - x, [(3, 1)]),
+    (lambda xp, x: xp.mean(x, axis=1) * x, [(4, 1)]),
+    (lambda xp, x: x + xp.prod(x, axis=1), [(3, 1)]),
+    (lambda xp, x: xp.maximum(xp.min(x, axis=2), x), [(4, 1, 1)]),
+    (lambda xp, x: xp.min(x, axis=-2) + x, [(2, 1, 3)]),
+    (lambda xp, x, y: xp.sum(x, axis=-1) + y, [(3, 4), (3, 1)]),
+    (lambda xp, x, y: (y * 2).sum(axis=(-1, 0)) + x, [(3, 1, 1), (3, 1, 1)]),
+    (lambda xp, x: (xp.sum(x, axis=-1) + x, x.max(axis=-1)), [(3, 1)]),
+    # ... and ones that do fuse: the result comes back along the axes it keeps
+    (lambda xp, x: x - x.max(axis=-1, keepdims=True), [(3, 5)]),
+    (lambda xp, x: x - x.mean(axis=0), [(6, 5)]),
+    (lambda xp, x: x * x.sum(axis=(-1, 0), keepdims=True), [(3, 4, 5)]),
+    (lambda xp, x, y: xp.sum(x, axis=0) + y, [(3, 4), (1, 4)]),
+    (lambda xp, x, y: xp.sum(x + y, axis=1) * y.max(axis=1), [(3, 1), (1, 4)]),
+    (lambda xp, x: xp.sum(x, axis=-1) + x, [()]),
+    (lambda xp, x: xp.sum(x, axis=-1) + x, [(1,)]),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int8", "int32", "uint8"])
+@pytest.mark.parametrize("case", range(len(_BROADCAST_BACK)))
+def test_reductions_broadcast_back_are_numpys(case, dtype):
+    function, shapes = _BROADCAST_BACK[case]
+    hosts = [np.random.default_rng(seed).integers(0, 5, shape).astype(dtype)
+             for seed, shape in enumerate(shapes)]
+    fused = fuse(lambda *args: function(ap, *args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FusionFallbackWarning)
+        got = fused(*map(ap.asarray, hosts))
+    want = function(np, *hosts)
+    got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(ap.asnumpy(g), w, rtol=1e-12)
+
+
+def test_a_reduction_broadcast_along_another_axis_falls_back():
+    @fuse
+    def f(x):
+        return ap.sum(x, axis=-1) + x
+
+    x = ap.asarray([[1.0], [2.0], [3.0]])
+    with pytest.warns(FusionFallbackWarning, match="other axes than the ones it keeps"):
+        got = f(x)
+    assert ap.asnumpy(got).tolist() == [[2, 3, 4], [3, 4, 5], [4, 5, 6]]
+
+
 def test_function_errors_are_numpys_and_not_warnings():
     @fuse
     def f(a, b):

@@ -95,6 +95,9 @@ def _depends_on_reduction(nodes, index):
     return False
 
 
+_CROSSED = "a reduced value broadcast against other axes than the ones it keeps"
+
+
 def _maps(nodes, needed, S):
     """Node index -> the axis of S each of its axes runs along (None: extent 1)."""
     n = len(S)
@@ -117,9 +120,14 @@ def _maps(nodes, needed, S):
                     if axis is None:
                         continue
                     if result[offset + j] not in (None, axis):
-                        raise Unfusable("a reduced value broadcast against other axes than "
-                                        "the ones it keeps")
+                        raise Unfusable(_CROSSED)
                     result[offset + j] = axis
+            # one axis of S at two positions: a reduced value broadcast along another axis
+            # than its own (``x.sum(axis=-1) + x`` for x of shape (n, 1) is an (n, n) outer
+            # sum); one pass over S would compute its diagonal only
+            used = [axis for axis in result if axis is not None]
+            if len(used) != len(set(used)):
+                raise Unfusable(_CROSSED)
             maps[i] = tuple(result)
         else:                                     # reduce
             _, axes, keepdims = node.attrs
@@ -226,7 +234,9 @@ def build(graph, outputs, args, name="fused") -> Schedule:
                         strides[axis] = stride
                 role = "rowout"
             else:
-                if node.shape != S:
+                # an elementwise output is stored with S's own strides: it must run along
+                # S's axes in S's order
+                if node.shape != S or any(a not in (j, None) for j, a in enumerate(maps[o])):
                     raise Unfusable("outputs of different shapes")
                 strides, role = list(own), "out"
             slot_of[o] = len(operands_spec)
