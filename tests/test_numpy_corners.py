@@ -151,3 +151,45 @@ def test_item16_like_layouts_follow_numpy(recipe, order, shape):
                 xp.full_like(proto, 2, order=order, shape=shape))
 
     check()
+
+
+# -- item 17: flat[None] and mgrid with array bounds ------------------------------------------
+
+_FLAT_KEYS = [None, (None,), (0, None), (0, 0), (), (Ellipsis,), Ellipsis, (1,), ([1, 2],),
+              [True, False, True, False], numpy.True_, slice(1, 3), [[1, 2]], -1, 4]
+
+
+@pytest.mark.parametrize("key", _FLAT_KEYS, ids=repr)
+def test_item17_flat_indexing_follows_numpy(key):
+    testing.numpy_asnumpy_array_equal(accept_error=IndexError, type_check=False)(
+        lambda xp: xp.arange(6).reshape(2, 3).flat[key])()
+
+    @testing.numpy_asnumpy_array_equal(accept_error=IndexError)
+    def assign(xp):
+        a = xp.arange(6).reshape(2, 3)
+        a.flat[key] = 9
+        return a
+
+    assign()
+
+
+@pytest.mark.parametrize("key", [numpy.array([[True]]), numpy.array([True, False] * 3)])
+def test_item17_flat_boolean_arrays(key):
+    testing.numpy_asnumpy_array_equal(accept_error=IndexError)(
+        lambda xp: xp.arange(6).flat[xp.asarray(key)])()
+
+
+def test_item17_flat_python_bool_is_numpys_deprecated_first_element():
+    for xp in (numpy, asnumpy):
+        a = xp.arange(4)
+        with pytest.warns(DeprecationWarning):
+            assert int(a.flat[True]) == 0
+        with pytest.warns(DeprecationWarning):
+            assert a.flat[False].shape == (0,)
+
+
+@same_as_numpy()
+def test_item17_mgrid_ogrid_with_array_bounds(xp):
+    a = xp.asarray
+    return (xp.mgrid[a(0):a(3), 0:2], xp.mgrid[a(0.):a(1.):a(5j)], xp.mgrid[a(1):a(4)],
+            *xp.ogrid[a(1):4, a(0):a(2)])

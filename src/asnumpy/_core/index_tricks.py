@@ -2,8 +2,8 @@
 
 ``r_`` and ``c_`` follow ``numpy.r_``/``numpy.c_`` (slices become ranges,
 scalars and arrays are joined after a common dtype is found) and join on the
-device.  ``mgrid``/``ogrid`` keys hold only Python numbers, so NumPy builds
-the grid on the host and it is copied to the current device once.  ``s_``,
+device.  ``mgrid``/``ogrid`` keys hold numbers (asnumpy 0-d arrays are fetched), so
+NumPy builds the grid on the host and it is copied to the device once.  ``s_``,
 ``index_exp`` and ``ndindex`` make no arrays and are NumPy's own objects.
 asnumpy has no matrix class: the ``'r'``/``'c'`` matrix directives raise.
 """
@@ -112,6 +112,17 @@ c_ = _AxisConcatenator("c_", axis=-1, ndmin=2, trans1d=0)
 c_.__doc__ = "Join slices, scalars and arrays as columns (``numpy.c_``), on the device."
 
 
+def _host_slice(item, devices):
+    """``item`` with asnumpy arrays among its slice bounds copied to the host (NumPy's grid
+    computes with them); their device is appended to ``devices``."""
+    if isinstance(item, ndarray):
+        devices.append(item.device)
+        return item.get()
+    if not isinstance(item, slice):
+        return item
+    return slice(*(_host_slice(part, devices) for part in (item.start, item.stop, item.step)))
+
+
 class _GridBuilder:
     """``mgrid[...]`` / ``ogrid[...]``: NumPy's grid, built on the host, on the current device."""
 
@@ -119,10 +130,16 @@ class _GridBuilder:
         self._numpy_grid = numpy_grid
 
     def __getitem__(self, key):
+        devices = []
+        if isinstance(key, tuple):
+            key = tuple(_host_slice(k, devices) for k in key)
+        else:
+            key = _host_slice(key, devices)
+        device = devices[0] if devices else None       # the bounds' device, else the current
         grid = self._numpy_grid[key]
         if isinstance(grid, (tuple, list)):
-            return type(grid)(asarray(part) for part in grid)
-        return asarray(grid)
+            return type(grid)(asarray(part, device=device) for part in grid)
+        return asarray(grid, device=device)
 
     def __len__(self):
         return 0

@@ -16,6 +16,8 @@ yields 0-d device arrays.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .manipulation import broadcast_shapes, ravel, reshape, resize
@@ -65,13 +67,14 @@ class flatiter:
         return ravel(self.base)
 
     def __getitem__(self, key) -> ndarray:
-        result = self._flat()[key]
+        result = self._flat()[_flat_key(key, setting=False)]
         # NumPy's a.flat[...] never returns a view of a.
         return result.copy() if result.ndim else result
 
     def __setitem__(self, key, value) -> None:
         base = self.base
         flat = reshape(base, -1) if base.flags.c_contiguous else ravel(base)
+        key = _flat_key(key, setting=True)
         shape = flat[key].shape
         value = asarray(value, dtype=base.dtype, device=base.device)
         count = int(np.prod(shape, dtype=np.int64))
@@ -87,6 +90,46 @@ class flatiter:
 
     def __repr__(self):
         return f"<asnumpy.flatiter index={self.index} base shape={self.base.shape}>"
+
+
+_FLAT_KEYS = ("only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays "
+              "are valid indices")
+
+
+def _flat_key(key, setting: bool):
+    """``key`` as an index of the 1-d ravelled array, or NumPy's IndexError for ``a.flat``.
+
+    A flat iterator has one dimension and no new ones: a tuple holds at most
+    one index, None and boolean lists or scalars (other than the deprecated
+    Python bools: ``True`` is element 0, ``False`` none) are refused, and
+    ``()``/``(...,)`` select everything but cannot be assigned to.
+    """
+    if isinstance(key, tuple):
+        if any(k is None for k in key):
+            raise IndexError(_FLAT_KEYS)
+        if len(key) > 1:
+            raise IndexError("too many indices for flat iterator: flat iterator is "
+                             f"1-dimensional, but {len(key)} were indexed")
+        if not key or key[0] is Ellipsis:
+            if setting:
+                raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
+            return Ellipsis
+        key = key[0]
+    if key is None:
+        raise IndexError(_FLAT_KEYS)
+    if type(key) is bool:
+        warnings.warn("Indexing flat iterators with a 0-dimensional boolean index is deprecated "
+                      "and may be removed in a future version. (Deprecated NumPy 2.4)",
+                      DeprecationWarning, stacklevel=3)
+        return 0 if key else slice(0, 0)
+    if isinstance(key, (list, np.bool_)) and np.asarray(key).dtype == bool:
+        raise IndexError("boolean indices for iterators are not supported because of previous "
+                         "behavior that was confusing (valid boolean indices are expected to "
+                         "work in the future)")
+    if isinstance(key, (ndarray, np.ndarray)) and key.dtype == bool and key.ndim > 1:
+        raise IndexError("too many indices for flat iterator: flat iterator is "
+                         f"1-dimensional, but {key.ndim} were indexed")
+    return key
 
 
 def _get_flat(self) -> flatiter:
