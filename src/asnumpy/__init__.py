@@ -58,7 +58,7 @@ _LAZY_NAMES = {     # module -> the names it provides here
         "corrcoef", "correlate", "convolve"),
 }
 _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
-                     submodules=("emath", "fft", "lib", "linalg", "random"))
+                     submodules=("emath", "fft", "lib", "linalg", "polynomial", "random"))
 # ... and the ndarray methods those parts define, placeholders until first use: the first
 # access imports the module, whose import sets the real method on ndarray (_lazy.LazyAttribute)
 _LAZY_METHODS = {
@@ -190,8 +190,8 @@ __all__ += [
 ]
 
 # -- linear algebra, FFT and random numbers (submodules), and the top-level products
-# (fft, lib, linalg, random and the products are imported on first use: see _LAZY)
-__all__ += ["fft", "lib", "linalg", "random"]
+# (fft, lib, linalg, polynomial, random and the products are imported on first use: see _LAZY)
+__all__ += ["fft", "lib", "linalg", "polynomial", "random"]
 __all__ += ["einsum", "einsum_path", "inner", "kron", "outer", "tensordot", "vdot"]
 # [io]
 # (imported on first use: see _LAZY)
