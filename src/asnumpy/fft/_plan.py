@@ -16,6 +16,8 @@ from __future__ import annotations
 import collections
 import threading
 
+from ..runtime import _fork
+
 __all__ = ["PlanCache", "config", "get_plan_cache"]
 
 
@@ -103,6 +105,8 @@ class PlanCache:
 
 
 _CACHE = PlanCache()
+# a thread of the parent may hold the cache's lock when the process forks
+_fork.register_locks(lambda: (_CACHE,))
 
 
 def get_plan_cache() -> PlanCache:

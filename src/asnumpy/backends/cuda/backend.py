@@ -14,12 +14,21 @@ Kernels come from three places, looked up in this order:
 
 Host<->device copies in any layout are :mod:`.transfers`' (pinned staging
 from :mod:`.staging`, 2D/3D driver copies for strided views).
+
+Fork: CUDA's rule.  A child made by ``os.fork`` cannot use the CUDA context
+of a parent that initialized cuda (built this back end): every use of a cuda
+device there raises RuntimeError saying so and naming the 'spawn' start
+method, as PyTorch does.  A parent that never used cuda forks children that
+may initialize it themselves.
 """
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
+from ...runtime import _fork
 from ...runtime.memory import Buffer
 from ...runtime.stream import Event
 from . import transfers
@@ -115,6 +124,7 @@ class CudaBackend:
         from . import kernels  # generated kernels: imports the renderers
 
         self.driver = driver
+        _backends.add(self)
         self._kernels = kernels.native_kernels(self)
         self.host_pool = None
         self.staging = StagingPool(driver)     # pinned blocks host<->device copies use
@@ -243,6 +253,26 @@ class CudaBackend:
 # Kernels run for their side effects ("numpy_function" with no outputs) write into
 # the first array among the NumPy function's arguments -- but these functions write none.
 _WRITES_NO_ARRAY = frozenset({"save"})
+
+
+_backends: "weakref.WeakSet[CudaBackend]" = weakref.WeakSet()    # built in this process
+
+
+def _refuse_inherited_context(index) -> None:
+    raise RuntimeError(
+        f"asnumpy: cannot use cuda:{index} in a forked child process; the CUDA context of the "
+        "parent is not usable after fork. To use cuda with multiprocessing, use the 'spawn' "
+        "start method (multiprocessing.get_context('spawn'))")
+
+
+def _refuse_cuda_in_child() -> None:
+    # Every driver call that needs a context is preceded by ``make_current`` (driver.py,
+    # "Contexts"): the one seam where an inherited driver is refused.
+    for backend in list(_backends):
+        backend.driver.make_current = _refuse_inherited_context
+
+
+_fork.register(after_in_child=_refuse_cuda_in_child)
 
 
 def _cuda_arrays(value, found):
