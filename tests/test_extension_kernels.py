@@ -13,25 +13,9 @@ from asnumpy.extension import (
     RawModule,
     ReductionKernel,
     _runner,
-    _toolchain,
 )
 
-try:
-    _toolchain.compiler_command()
-except _toolchain.CompilerNotFoundError:
-    pytest.skip("no C++ compiler for cpu kernels", allow_module_level=True)
-
-
-@pytest.fixture(scope="module", params=["cpu", "cuda"])
-def dev(request):
-    """cpu:0, then cuda:0 (a GPU, or the emulated driver)."""
-    if request.param == "cpu":
-        return ap.Device("cpu:0")
-    return request.getfixturevalue("cuda")
-
-
-def on(dev, value, dtype=None):
-    return ap.asarray(np.asarray(value, dtype=dtype), device=dev)
+from _kernel_devices import dev, on  # noqa: F401 (dev: a fixture; skips without a compiler)
 
 
 MULADD = ElementwiseKernel("T x, T y", "T z", "z = x * y + (T)1", "muladd")

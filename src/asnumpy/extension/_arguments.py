@@ -1,14 +1,27 @@
-"""Sorting a kernel call's arguments: arrays, scalars, outputs, the loop shape."""
+"""Sorting a kernel call's arguments: arrays, scalars, outputs, the loop shape.
+
+Before a kernel runs, every array it may write (an output, a ``_non_const``
+input, a RawKernel argument for a non-const pointer) is checked here
+(:func:`check_written`): read-only memory and layouts whose elements overlap
+are refused with ValueError, so nothing is written at all.  Inputs it only
+reads that share memory with a written array are copied first
+(:func:`separate_inputs`), as NumPy's ufuncs copy an input that partially
+overlaps ``out=``.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._core import _layout
+from .._core._launch import empty, launch
 from .._core.ndarray import ndarray
 from ._params import resolve_types
 from ._runner import device_of
 
-__all__ = ["broadcast_strides", "check_argument", "collapse", "prepare_call", "split_outputs"]
+__all__ = ["broadcast_strides", "check_argument", "check_written", "collapse",
+           "may_overlap_itself", "prepare_call", "separate_inputs", "split_outputs",
+           "writeable"]
 
 _SCALARS = (bool, int, float, complex, np.generic)
 
@@ -89,3 +102,80 @@ def collapse(shape, strides_list):
     new_shape = tuple(n for n, _ in merged)
     return new_shape, [tuple(strides[k] for _, strides in merged)
                        for k in range(len(strides_list))]
+
+
+def writeable(array) -> bool:
+    """Whether ``array`` may be written: its ``flags.writeable`` (what ufuncs check for
+    ``out=``) and its memory's own flag (a read-only memmap, bytes)."""
+    return array.flags.writeable and array._buffer_writeable()
+
+
+def may_overlap_itself(shape, strides, itemsize) -> bool:
+    """Whether two elements of the layout may share a byte.
+
+    The axes longer than 1, sorted by ``|stride|``, must each step past
+    everything the smaller ones span; a layout that fails this is taken to
+    overlap (a zero stride always does).  This is the cheap test NumPy's
+    iterator applies to outputs; a strided layout it cannot clear (only
+    ``as_strided`` makes one) is refused rather than solved.
+    """
+    if 0 in shape:
+        return False
+    reach = itemsize
+    for stride, n in sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1):
+        if stride < reach:
+            return True
+        reach += stride * (n - 1)
+    return False
+
+
+def check_written(where, what, array, shape=None, strides=None) -> None:
+    """ValueError, before anything runs, when the kernel may not write ``array``.
+
+    ``what`` names the parameter in the message (``"output 'y'"``);
+    ``shape``/``strides`` are the layout the kernel walks (the array's own
+    by default; a broadcast input is walked with zero strides).
+    """
+    if not writeable(array):
+        raise ValueError(f"{where}: {what}: output array is read-only")
+    shape = array._shape if shape is None else shape
+    strides = array._strides if strides is None else strides
+    if may_overlap_itself(shape, strides, array.itemsize):
+        raise ValueError(f"{where}: {what}: the array's elements overlap (shape "
+                         f"{_layout.shape_text(shape)}, byte strides {tuple(strides)}); "
+                         "the kernel's threads would race on them: pass a copy")
+
+
+def _extent(array):
+    low, high = _layout.memory_extent(array._shape, array._strides, array.itemsize)
+    return array._offset + low, array._offset + high
+
+
+def _shares(a, b) -> bool:
+    """Whether ``a`` and ``b`` touch bytes of one buffer in common (by their extents)."""
+    if a._realize() is not b._realize() or a.size == 0 or b.size == 0:
+        return False
+    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
+    return alo < bhi and blo < ahi
+
+
+def separate_inputs(params, values, same, stream, where) -> list:
+    """``values`` with each array passed for a const parameter (one the kernel only reads)
+    replaced by a copy when it shares memory with an array passed for a non-const one.
+
+    ``same(read, written)`` says when the kernel walks the two element for
+    element alike (no copy is needed then).  The copy is made on ``stream``,
+    so it is ordered before the kernel.
+    """
+    written = [v for p, v in zip(params, values) if not p.is_const and isinstance(v, ndarray)]
+    result = list(values)
+    if not written:
+        return result
+    for k, (param, value) in enumerate(zip(params, values)):
+        if param.is_const and isinstance(value, ndarray) and any(
+                _shares(value, out) and not same(value, out) for out in written):
+            copy = empty(value._shape, value._dtype, value._device, "K", like=value,
+                         stream=stream, func=where)
+            launch("copy", copy, value, stream=stream, func=where)
+            result[k] = copy
+    return result

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+from .._core.ndarray import ndarray
+from ._arguments import broadcast_strides, check_written
 from ._params import c_type, parse_params
 
 __all__ = ["MAX_GRID", "NAME_MARK", "UserKernel", "typedefs", "unique_name"]
@@ -65,6 +67,22 @@ class UserKernel:
 
     def __repr__(self):
         return f"<asnumpy.{self.kind} {self.name!r}>"
+
+    def _check_written(self, values, shapes) -> None:
+        """Refuse, before the kernel runs, an array passed for a parameter it writes (an
+        output or a ``_non_const`` input) that is read-only or whose elements overlap as
+        the kernel walks them (``shapes[k]``: the broadcast shape value ``k`` is walked in;
+        raw arrays are walked as they are)."""
+        for k, (param, value) in enumerate(zip(self.params, values)):
+            if param.is_const or not isinstance(value, ndarray):
+                continue
+            what = (f"output {param.name!r}" if k >= self.nin
+                    else f"non-const input {param.name!r}")
+            if param.raw:
+                check_written(self._where, what, value)
+            else:
+                check_written(self._where, what, value, shapes[k],
+                              broadcast_strides(value, shapes[k]))
 
     def _kernel(self, *key):
         """The compiled form for one signature (``self._build(*key)``, built once)."""

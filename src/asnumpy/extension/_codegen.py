@@ -53,8 +53,13 @@ class Operand(NamedTuple):
             decls += [f"long long _s_{name}_{d}" for d in range(self.ndim)]
         return decls
 
-    def setup(self, name: str, ctype: str) -> str:
-        """Code at the top of the kernel: the raw CArray or the scalar variable."""
+    def setup(self, name: str, ctype: str, const: bool = False) -> str:
+        """Code at the top of the kernel: the raw CArray or the scalar variable.
+
+        A ``const`` raw parameter is a ``CArray<const T, N>`` (CuPy's ``const
+        CArray``): the compiler refuses a write through it, so an input the
+        kernel only reads may be read-only memory.
+        """
         if self.kind == "scalar":
             value = (f"asn_half_bits(_v_{name})" if self.dtype == np.float16 else
                      f"{ctype}(_v_{name}_re, _v_{name}_im)" if self.dtype.kind == "c" else
@@ -62,8 +67,9 @@ class Operand(NamedTuple):
             return f"{ctype} {name} = {value};"
         if self.kind == "array":
             return ""
-        lines = [f"CArray<{ctype}, {self.ndim}> {name};",
-                 f"{name}.data_ = ({ctype}*)_p_{name}; {name}.size_ = _z_{name};"]
+        element = f"const {ctype}" if const else ctype
+        lines = [f"CArray<{element}, {self.ndim}> {name};",
+                 f"{name}.data_ = ({element}*)_p_{name}; {name}.size_ = _z_{name};"]
         lines += [f"{name}.shape_[{d}] = _h_{name}_{d}; {name}.strides_[{d}] = _s_{name}_{d};"
                   for d in range(self.ndim)]
         return "\n    ".join(lines)

@@ -7,7 +7,7 @@ import numpy as np
 from .._core._launch import empty
 from .._core.ndarray import ndarray
 from . import _runner, _toolchain
-from ._arguments import broadcast_strides, collapse, prepare_call
+from ._arguments import broadcast_strides, collapse, prepare_call, separate_inputs
 from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
 from ._codegen import Operand, cpu_entry, cpu_source, cuda_source, element
 
@@ -49,7 +49,10 @@ class ElementwiseKernel(UserKernel):
     ``out=``), plus ``size=`` (the loop size when every array is raw),
     ``stream=`` and ``block_size=`` (cuda).  Arrays are broadcast together;
     outputs not given are allocated with the placeholders' dtypes.  Python
-    scalars take their parameter's type.  See ``docs/extension.md``.
+    scalars take their parameter's type.  An array for an output or a
+    ``_non_const`` input that is read-only or whose elements overlap raises
+    ValueError before anything runs; an input sharing memory with a written
+    array is copied first.  See ``docs/extension.md``.
     """
 
     kind = "ElementwiseKernel"
@@ -66,23 +69,38 @@ class ElementwiseKernel(UserKernel):
         inputs, outputs, device, in_types, out_types, bound = prepare_call(
             self.in_params, self.out_params, args, out, where)
         shape = self._loop_shape(inputs, outputs, size)
-        for k, (param, dtype) in enumerate(zip(self.out_params, out_types)):
-            if outputs[k] is None:
-                if param.raw and size is None:
-                    raise ValueError(f"{where}: the size of raw output {param.name!r} is "
-                                     "undecided; pass it, or size=")
-                outputs[k] = empty(shape, dtype, device, func=where)
-            elif not param.raw and outputs[k].shape != shape:
+        for param, given in zip(self.out_params, outputs):
+            if given is None and param.raw and size is None:
+                raise ValueError(f"{where}: the size of raw output {param.name!r} is "
+                                 "undecided; pass it, or size=")
+            if given is not None and not param.raw and given.shape != shape:
                 raise ValueError(f"{where}: output {param.name!r} has shape "
-                                 f"{outputs[k].shape}, the arguments broadcast to {shape}")
+                                 f"{given.shape}, the arguments broadcast to {shape}")
+        self._check_written(inputs + outputs, [shape] * self.nargs)
+        for k, dtype in enumerate(out_types):
+            if outputs[k] is None:
+                outputs[k] = empty(shape, dtype, device, func=where)
         result = (None if self.no_return else
                   outputs[0] if self.nout == 1 and not self.return_tuple else tuple(outputs))
         count = int(np.prod(shape, dtype=np.int64))
         if count == 0:
             return result
-        self._launch(device, inputs + outputs, in_types + out_types, bound, shape, count,
+        values = self._separate(inputs + outputs, shape, stream)
+        self._launch(device, values, in_types + out_types, bound, shape, count,
                      stream, block_size)
         return result
+
+    def _separate(self, values, shape, stream):
+        """``values`` with each input the kernel only reads copied when it shares memory
+        with an array the kernel writes, unless the two are walked element for element
+        alike (NumPy's ufuncs copy such a partially overlapping input too)."""
+        raw = {id(v) for p, v in zip(self.params, values) if p.raw}
+
+        def same(a, b):
+            return (id(a) not in raw and id(b) not in raw and a._offset == b._offset
+                    and broadcast_strides(a, shape) == broadcast_strides(b, shape))
+
+        return separate_inputs(self.params, values, same, stream, self._where)
 
     def _loop_shape(self, inputs, outputs, size):
         arrays = [v for p, v in zip(self.params, inputs + outputs)
@@ -146,7 +164,7 @@ class ElementwiseKernel(UserKernel):
         for param, operand in zip(self.params, operands):
             ctype = param.ctype
             decls += operand.declarations(param.name)
-            setup.append(operand.setup(param.name, ctype))
+            setup.append(operand.setup(param.name, ctype, param.is_const))
             if operand.kind == "array":
                 const = "const " if param.is_const else ""
                 lvalue = element(param.name, ctype, operand, "i", "_ind.index_")

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._core.ndarray import ndarray
 from . import _runner, _toolchain
+from ._arguments import check_written
 from ._codegen import cpu_source, cuda_source
 from ._toolchain import CompileError
 
@@ -66,10 +67,60 @@ _BY_SIZE = {"i": {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64},
 
 _KINDS = {"p": "a pointer", "i": "an integer", "f": "a floating type", "c": "a complex type"}
 
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_CONST = re.compile(r"\bconst\b")
+_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$")
+
 
 def kernel_names(code: str) -> list[str]:
     """The ``__global__`` functions defined in ``code``, in order of appearance."""
     return list(dict.fromkeys(_KERNEL.findall(code)))
+
+
+def _split_parameters(text: str) -> list[str]:
+    """A parameter list split at its top-level commas (not those inside ``<>``/``()``)."""
+    items, depth, start = [], 0, 0
+    for k, char in enumerate(text):
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(text[start:k])
+            start = k + 1
+    items.append(text[start:])
+    items = [item.strip() for item in items]
+    return [] if items in ([""], ["void"]) else items
+
+
+def _declared_const(declaration: str) -> bool:
+    """Whether a parameter's declaration is a pointer (or array) to const data:
+    ``const`` qualifies what the outermost ``*`` points at (``const T*``, ``T const*``,
+    ``const T* const``; not ``T* const`` or ``const T**``)."""
+    if "*" in declaration:
+        pointee = declaration.rsplit("*", 1)[0].rsplit("*", 1)[-1]
+        return bool(_CONST.search(pointee))
+    return "[" in declaration and bool(_CONST.search(declaration.split("[", 1)[0]))
+
+
+def parameter_constness(code: str, name: str):
+    """``[(parameter name, pointer to const?), ...]`` of ``__global__`` function ``name``
+    as its source declares it (every declaration must say const), or None when the
+    declarations disagree on the number of parameters."""
+    code = _COMMENT.sub(" ", code)
+    head = re.compile(r"__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s+)?void\s+"
+                      + re.escape(name) + r"\s*\(")
+    found = []
+    for match in head.finditer(code):
+        depth, end = 1, match.end()
+        while end < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[end], 0)
+            end += 1
+        found.append([((_NAME.search(d) or [None, ""])[1], _declared_const(d))
+                      for d in _split_parameters(code[match.end():end - 1])])
+    if not found or any(len(f) != len(found[0]) for f in found):
+        return None
+    return [(params[0][0], all(c for _, c in params)) for params in zip(*found)]
 
 
 def _cpu_code(code: str) -> tuple[str, bool]:
@@ -119,6 +170,7 @@ class _Module:
         self.unique = {name: f"{name}_{suffix}" for name in self.names}
         self._cpu = None
         self._cuda_source = None
+        self._constness: dict = {}
         self.dynamic_shared = False         # set when compiled for the cpu
 
     def cpu_library(self, where):
@@ -143,6 +195,12 @@ class _Module:
                                 barriers=bool(_BARRIER.search(code)))
             self._cpu = _toolchain.load_library(source, options=self.options)
         return self._cpu
+
+    def constness(self, name):
+        """:func:`parameter_constness` of kernel ``name`` (parsed once)."""
+        if name not in self._constness:
+            self._constness[name] = parameter_constness(self.code, name)
+        return self._constness[name]
 
     def cuda_source(self):
         if self._cuda_source is None:
@@ -175,6 +233,9 @@ class RawKernel:
     arrays (passed as device pointers), NumPy scalars (passed as their exact
     type), Python scalars (int64/float64/complex128/bool, as CuPy does; on the
     cpu they take the size of the parameter instead) and None (a null pointer).
+    An array for a parameter the source does not declare a pointer to const
+    may be written: a read-only one, or one whose elements overlap, raises
+    ValueError before the launch.
     """
 
     def __init__(self, code, name, options=(), *, _module=None):
@@ -223,7 +284,22 @@ class RawKernel:
             def work():
                 _runner.run_cuda(device, source, name, tuple(grid), tuple(block),
                                  _with_pointers(args, scalars), int(shared_mem))
+        self._check_written(args)
         _runner.launch(device, stream, work, *arrays)
+
+    def _check_written(self, args) -> None:
+        """Refuse, before the kernel runs, an array it may write that is read-only or
+        whose elements overlap: every array argument whose parameter the source does
+        not declare a pointer to const (``const T*``) may be written."""
+        params = self._module.constness(self.name) or []
+        for k, value in enumerate(args):
+            if not isinstance(value, ndarray):
+                continue
+            name, const = params[k] if k < len(params) else ("", False)
+            if not const:
+                what = (f"argument {k} (parameter {name!r}, not a pointer to const)" if name
+                        else f"argument {k} (its parameter is not a pointer to const)")
+                check_written(self._where, what, value)
 
     def _parameter_sizes(self, library):
         """``[(size, kind), ...]`` of the kernel's parameters (kinds: p, i, f, c, o)."""

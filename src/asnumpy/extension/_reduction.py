@@ -11,7 +11,7 @@ from numpy.exceptions import AxisError
 from .._core._launch import empty
 from .._core.ndarray import ndarray
 from . import _runner, _toolchain
-from ._arguments import broadcast_strides, collapse, prepare_call
+from ._arguments import broadcast_strides, collapse, prepare_call, separate_inputs
 from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
 from ._codegen import Operand, cpu_entry, cpu_source, cuda_source
 from ._params import c_type
@@ -64,7 +64,9 @@ class ReductionKernel(UserKernel):
     -----
     Call as ``kernel(*inputs, out=None, axis=None, keepdims=False,
     stream=None)``; inputs are broadcast together and reduced along ``axis``
-    (all axes by default).
+    (all axes by default).  A read-only ``out=``, or one whose elements
+    overlap, raises ValueError before anything runs; an input sharing memory
+    with an output is copied first.
     """
 
     kind = "ReductionKernel"
@@ -100,12 +102,14 @@ class ReductionKernel(UserKernel):
         kept = [d for d in range(len(shape)) if d not in axes]
         out_shape = tuple(1 if d in axes else n for d, n in enumerate(shape)) if keepdims \
             else tuple(shape[d] for d in kept)
-        for k, (param, dtype) in enumerate(zip(self.out_params, out_types)):
+        for param, given in zip(self.out_params, outputs):
+            if given is not None and given.shape != out_shape:
+                raise ValueError(f"{where}: output {param.name!r} has shape "
+                                 f"{given.shape}, the reduction gives {out_shape}")
+        self._check_written(inputs + outputs, [shape] * self.nin + [out_shape] * self.nout)
+        for k, dtype in enumerate(out_types):
             if outputs[k] is None:
                 outputs[k] = empty(out_shape, dtype, device, func=where)
-            elif outputs[k].shape != out_shape:
-                raise ValueError(f"{where}: output {param.name!r} has shape "
-                                 f"{outputs[k].shape}, the reduction gives {out_shape}")
         result = outputs[0] if self.nout == 1 else tuple(outputs)
         out_size = int(np.prod(out_shape, dtype=np.int64))
         red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
@@ -114,6 +118,10 @@ class ReductionKernel(UserKernel):
         if red_size == 0 and self.identity is None:
             raise ValueError(f"{where}: zero-size array to reduction operation {self.name} "
                              "which has no identity")
+        # an output is written while other outputs' inputs are still read: an input
+        # sharing memory with any written array is copied first (as NumPy's reduce does)
+        inputs = separate_inputs(self.params, inputs + outputs, lambda a, b: False, stream,
+                                 where)[:self.nin]
         self._launch(device, stream, inputs, outputs, in_types + out_types, bound, shape,
                      kept, list(axes), keepdims)
         return result
