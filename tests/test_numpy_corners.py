@@ -193,3 +193,36 @@ def test_item17_mgrid_ogrid_with_array_bounds(xp):
     a = xp.asarray
     return (xp.mgrid[a(0):a(3), 0:2], xp.mgrid[a(0.):a(1.):a(5j)], xp.mgrid[a(1):a(4)],
             *xp.ogrid[a(1):4, a(0):a(2)])
+
+
+# -- item 21: clip with complex NaN bounds, signed zeros of one-term products, complex dot ------
+
+def _signs(xp, part):
+    """Sign bits, except of NaNs (their sign is no part of NumPy's contract)."""
+    return xp.logical_and(xp.signbit(part), xp.logical_not(xp.isnan(part)))
+
+
+def _with_signs(xp, result):
+    """The result and the sign bits of its zeros (real and imaginary parts)."""
+    if result.dtype.kind == "c":
+        return result, _signs(xp, result.real), _signs(xp, result.imag)
+    if result.dtype.kind == "f":
+        return result, _signs(xp, result)
+    return (result,)
+
+
+_PARTS = st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0, numpy.nan, numpy.inf, -numpy.inf])
+_COMPLEX = st.builds(complex, _PARTS, _PARTS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_COMPLEX, min_size=1, max_size=5), _COMPLEX, _COMPLEX, st.booleans())
+def test_item21_clip_orders_complex_bounds_as_numpys_loop(values, low, high, array_bounds):
+    @same_as_numpy()
+    def check(xp):
+        a = xp.asarray(numpy.array(values))
+        lo, hi = (xp.asarray(numpy.full(len(values), b)) if array_bounds else b
+                  for b in (low, high))
+        return _with_signs(xp, xp.clip(a, lo, hi))
+
+    check()

@@ -113,27 +113,43 @@ def _clip(a, low, high, out, kwargs, func):
         if loop_dtype.kind == "f" and result.dtype.kind == "f":
             _scalar_bounds_zeros(result, a, low, high, where)
         elif loop_dtype.kind == "c" and result.dtype.kind == "c":
-            _ties_to_bounds(result, low, high, where)
+            _ties_to_bounds(result, a, low, high, where)
     return result
 
 
-def _ties_to_bounds(result, low, high, where):
-    """Complex results equal to a bound are that bound, as NumPy's clip loop gives them.
+def _ties_to_bounds(result, a, low, high, where):
+    """Complex results as NumPy's clip loop gives them.
 
-    Its complex loop keeps ``a`` only when strictly between the bounds
-    (``clip(-0+0j, 0, 2)`` is ``0j``), where maximum/minimum keep ``a`` on
-    ties; the two differ only in the signs of zeros, redone here (``high``
-    last: ``t = a if a > low else low; t if t < high else high``).
+    Its complex loop orders by real part, then imaginary part
+    (``PyArray_CGT``), tests only ``a`` for NaN and keeps it only when
+    strictly between the bounds: ``t = a if isnan(a) or a > low else low``,
+    then ``t if isnan(t) or t < high else high``.  maximum/minimum instead
+    propagate a NaN bound (``clip(1+1j, nanj, 5)`` is ``1+1j`` in NumPy)
+    and keep ``a`` on ties (``clip(-0+0j, 0, 2)`` is ``0j``): redone here.
     """
-    for bound in (low, high):
-        if isinstance(bound, ndarray):
-            bound = bound if bound.dtype == result.dtype else bound.astype(result.dtype)
-        else:
-            bound = np.asarray(bound).astype(result.dtype)
-        tie = UFUNCS["equal"](result, bound)
-        if where is not True:
-            tie = UFUNCS["logical_and"](tie, where)
-        UFUNCS["positive"](bound, out=result, where=tie)
+    logical_and, logical_not, positive = (UFUNCS[name] for name in
+                                          ("logical_and", "logical_not", "positive"))
+    a, low, high = (_in_dtype(x, result.dtype) for x in (a, low, high))
+    t = positive(result)                                    # the shape of the result
+    keep = _lexicographic(a, low, "greater")
+    positive(low, out=t, where=logical_not(keep))
+    positive(a, out=t, where=keep)
+    keep = _lexicographic(t, high, "less")
+    to_high = logical_not(keep)
+    if where is not True:
+        keep, to_high = logical_and(keep, where), logical_and(to_high, where)
+    positive(high, out=result, where=to_high)
+    positive(t, out=result, where=keep)
+
+
+def _lexicographic(x, bound, compare):
+    """``isnan(x) or x <compare> bound``, ordering complex numbers as NumPy's clip loop does."""
+    equal, logical_and, logical_or = UFUNCS["equal"], UFUNCS["logical_and"], UFUNCS["logical_or"]
+    compare = UFUNCS[compare]
+    same_real = equal(x.real, bound.real)
+    by_imag = logical_and(same_real, compare(x.imag, bound.imag))
+    by_real = logical_and(UFUNCS["logical_not"](same_real), compare(x.real, bound.real))
+    return logical_or(UFUNCS["isnan"](x), logical_or(by_imag, by_real))
 
 
 def _single_value(bound):
