@@ -70,6 +70,23 @@ def test_no_output_is_written_when_a_later_one_is_read_only(dev):
     np.testing.assert_array_equal(ap.asnumpy(y), np.zeros(4))
 
 
+def test_no_argument_is_written_when_a_later_one_is_refused(dev):
+    minmax = ReductionKernel("T x", "T lo, T hi", "x", "a < b ? a : b", "lo = a; hi = a",
+                             None, "min_twice")
+    lo, hi = on(dev, np.zeros(3)), read_only(dev, np.zeros(3))
+    with pytest.raises(ValueError, match=r"min_twice.*'hi'.*read-only"):
+        minmax(on(dev, np.ones((3, 4))), axis=1, out=(lo, hi))
+    fill = RawKernel(r"""
+    extern "C" __global__ void fill2(double* a, double* b, int n) {
+        for (int i = threadIdx.x; i < n; i += blockDim.x) { a[i] = 1; b[i] = 2; }
+    }""", "fill2")
+    a, b = on(dev, np.zeros(4)), read_only(dev, np.zeros(4))
+    with pytest.raises(ValueError, match=r"fill2.*argument 1.*'b'.*read-only"):
+        fill((1,), (4,), (a, b, np.int32(4)))
+    for array in (lo, hi, a, b):
+        assert not ap.asnumpy(array).any()
+
+
 def test_a_view_of_a_read_only_array_is_read_only(dev):
     ro = read_only(dev, np.zeros((3, 4)))
     with pytest.raises(ValueError, match="read-only"):
