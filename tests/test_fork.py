@@ -27,6 +27,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _cuda_host import requires_compiler
 
 import asnumpy as ap
 from asnumpy._core._pending import transfer_stream
@@ -344,6 +345,23 @@ def test_the_memory_pool_lock_held_by_another_thread_at_the_fork():
         values, counted = in_child(child)
     np.testing.assert_array_equal(values, np.arange(10_000) * 2)
     assert counted
+
+
+@requires_compiler
+def test_a_compile_under_way_at_the_fork_does_not_block_the_child():
+    from asnumpy.extension import _toolchain
+
+    source = 'extern "C" int asnumpy_fork_probe(void) { return 7; }\n'
+    key_lock = _toolchain._key_locks.setdefault((source, ()), threading.Lock())
+
+    def child():
+        return _toolchain.load_library(source).asnumpy_fork_probe()
+
+    try:
+        with held_by_another_thread(key_lock):      # as a thread compiling this source holds it
+            assert in_child(child) == 7
+    finally:
+        _toolchain._key_locks.pop((source, ()), None)
 
 
 def test_the_fork_hooks_hold_registered_locks_across_the_fork():

@@ -48,7 +48,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..runtime import disk_cache
+from ..runtime import _fork, disk_cache
 
 __all__ = [
     "FLAGS",
@@ -232,6 +232,16 @@ def load_library(source: str, *, options=()) -> ctypes.CDLL:
     with _lock:
         _key_locks.pop(memory_key, None)
     return library
+
+
+def _forget_compiles_in_child() -> None:
+    # A thread of the parent compiling when the process forked holds its source's lock
+    # for ever in the child: the child's first request for that source compiles anew.
+    _key_locks.clear()
+
+
+_fork.register_locks(sys.modules[__name__])
+_fork.register(after_in_child=_forget_compiles_in_child)
 
 
 def _key(source: str, options: tuple, command: tuple) -> str:

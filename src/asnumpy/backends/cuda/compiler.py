@@ -23,10 +23,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import sys
 import threading
 from pathlib import Path
 
-from ...runtime import disk_cache
+from ...runtime import _fork, disk_cache
 
 __all__ = [
     "OPTIONS",
@@ -45,6 +46,7 @@ OPTIONS = {"std": "c++17", "fma": False}
 
 _memory: dict[str, bytes] = {}
 _lock = threading.Lock()
+_fork.register_locks(sys.modules[__name__])     # a parent's thread may hold it at a fork
 _KERNEL_NAME = re.compile(r'extern\s+"C"\s+__global__\s+(?:__launch_bounds__\([^)]*\)\s+)?'
                           r'void\s+([A-Za-z_]\w*)')
 
