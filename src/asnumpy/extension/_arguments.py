@@ -15,6 +15,7 @@ import numpy as np
 
 from .._core import _layout
 from .._core._launch import empty, launch
+from .._core.indexing.memory import may_share_memory
 from .._core.ndarray import ndarray
 from ._params import resolve_types
 from ._runner import device_of
@@ -115,9 +116,9 @@ def may_overlap_itself(shape, strides, itemsize) -> bool:
 
     The axes longer than 1, sorted by ``|stride|``, must each step past
     everything the smaller ones span; a layout that fails this is taken to
-    overlap (a zero stride always does).  This is the cheap test NumPy's
-    iterator applies to outputs; a strided layout it cannot clear (only
-    ``as_strided`` makes one) is refused rather than solved.
+    overlap (a zero stride always does).  Conservative, like the bounded
+    check NumPy's iterator makes on outputs: a layout it cannot clear (only
+    ``as_strided`` makes such a one) is refused rather than solved exactly.
     """
     if 0 in shape:
         return False
@@ -146,19 +147,6 @@ def check_written(where, what, array, shape=None, strides=None) -> None:
                          "the kernel's threads would race on them: pass a copy")
 
 
-def _extent(array):
-    low, high = _layout.memory_extent(array._shape, array._strides, array.itemsize)
-    return array._offset + low, array._offset + high
-
-
-def _shares(a, b) -> bool:
-    """Whether ``a`` and ``b`` touch bytes of one buffer in common (by their extents)."""
-    if a._realize() is not b._realize() or a.size == 0 or b.size == 0:
-        return False
-    (alo, ahi), (blo, bhi) = _extent(a), _extent(b)
-    return alo < bhi and blo < ahi
-
-
 def separate_inputs(params, values, same, stream, where) -> list:
     """``values`` with each array passed for a const parameter (one the kernel only reads)
     replaced by a copy when it shares memory with an array passed for a non-const one.
@@ -173,7 +161,7 @@ def separate_inputs(params, values, same, stream, where) -> list:
         return result
     for k, (param, value) in enumerate(zip(params, values)):
         if param.is_const and isinstance(value, ndarray) and any(
-                _shares(value, out) and not same(value, out) for out in written):
+                may_share_memory(value, out) and not same(value, out) for out in written):
             copy = empty(value._shape, value._dtype, value._device, "K", like=value,
                          stream=stream, func=where)
             launch("copy", copy, value, stream=stream, func=where)
