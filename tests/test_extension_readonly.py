@@ -101,7 +101,13 @@ def test_non_const_input_must_be_writeable_and_is_written_when_it_is(dev):
     ro = read_only(dev, np.arange(4.0))
     with pytest.raises(ValueError, match=r"'bump'.*non-const input 'x'.*read-only"):
         BUMP(ro)
+    zero_first = ElementwiseKernel("_non_const raw T x", "", "x[i] = 0",
+                                   "zero_first")
+    with pytest.raises(ValueError, match=r"'zero_first'.*non-const input 'x'.*read-only"):
+        zero_first(ro, size=1)
     np.testing.assert_array_equal(ap.asnumpy(ro), np.arange(4.0))
+    zero_first(x, size=1)
+    np.testing.assert_array_equal(ap.asnumpy(x), [0, 2, 3, 4])
 
 
 def test_raw_const_inputs_may_be_read_only_and_cannot_be_written(dev):
