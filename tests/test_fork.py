@@ -13,6 +13,7 @@ mean the same when the session's default device is cuda.
 """
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import pickle
@@ -211,6 +212,24 @@ def test_an_async_copy_pending_at_the_fork_raises_in_the_child():
     finally:
         gate.set()
     np.testing.assert_array_equal(ap.asnumpy(a), host)      # the parent's copy completed
+
+
+def test_errors_of_the_parents_dropped_streams_stay_the_parents():
+    stream = ap.Stream(CPU)
+    stream.launch(lambda: 1 / 0)
+    thread = stream._worker.thread
+    del stream                              # collected: its error goes to the device
+    gc.collect()
+    thread.join(30)
+    assert not thread.is_alive()
+
+    def child():
+        ap.synchronize(CPU)
+        return True
+
+    assert in_child(child)
+    with pytest.raises(ZeroDivisionError):
+        ap.synchronize(CPU)                 # raised once, in the parent
 
 
 def test_a_closed_stream_stays_closed_in_the_child():

@@ -32,8 +32,15 @@ _kinds_missing: dict[str, str] = {}
 _default_device: "Device | None" = None
 
 
+def _forget_parent_errors_in_child() -> None:
+    # errors of the parent's dropped streams are the parent's to raise, not a forked child's
+    for device in list(_devices.values()):
+        device._orphaned_errors.clear()
+
+
 # a thread of the parent may be discovering devices when the process forks
 _fork.register_locks(sys.modules[__name__], "_registry_lock", threading.RLock)
+_fork.register(after_in_child=_forget_parent_errors_in_child)
 
 
 def _parse(spec) -> tuple[str, int]:
