@@ -145,6 +145,61 @@ def test_dask_family_round_trips_every_layout(make):
     testing.assert_array_equal(back, array, strict=True)
 
 
+LAYOUTS = {
+    "C": lambda: numpy.arange(24.0).reshape(4, 6),
+    "F": lambda: numpy.asfortranarray(numpy.arange(12, dtype="i2").reshape(3, 4)),
+    "0-d": lambda: numpy.asarray(2.5, dtype="f4"),
+    "empty": lambda: numpy.ones((0, 3), "c16"),
+    "strided view": lambda: numpy.arange(24.0).reshape(4, 6)[::-1, ::2],
+    "bool": lambda: numpy.array([True, False, True]),
+}
+
+
+def _frames_as(kind, frames):
+    # what a transport hands the receiver: a writeable bytearray, or read-only bytes
+    return [bytearray(frame) if kind == "bytearray" else bytes(frame) for frame in frames]
+
+
+@pytest.mark.parametrize("frames", ["bytearray", "bytes"])
+@pytest.mark.parametrize("readonly", [True, False])
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_dask_family_keeps_writeability_as_distributed_does_for_numpy(layout, readonly,
+                                                                      frames):
+    # issue 24, item 10: a read-only array came back writeable
+    register_serialization()
+    host = LAYOUTS[layout]()
+    host.flags.writeable = not readonly
+    array = ap.asarray(host, device="cpu:0")
+    array.flags.writeable = not readonly
+    expected = deserialize(*(lambda h, f: (h, _frames_as(frames, f)))(
+        *serialize(host, serializers=("dask",))))
+    header, sent = serialize(array, serializers=("dask",))
+    assert header["serializer"] == "dask"
+    back = deserialize(header, _frames_as(frames, sent))
+    assert back.flags.writeable == (not readonly)
+    if host.flags.c_contiguous or host.flags.f_contiguous:
+        # (distributed compacts a strided NumPy view into a writeable copy and sends
+        # that copy's flag; asnumpy sends the array's own)
+        assert expected.flags.writeable == (not readonly)
+    testing.assert_array_equal(back, expected, strict=True)
+    if host.flags.f_contiguous and not host.flags.c_contiguous:
+        assert back.flags.f_contiguous            # the memory order crosses too
+    if not readonly:
+        back[...] = 0                             # really writeable, even from bytes
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_pickling_drops_read_only_as_numpy_does(protocol):
+    # NumPy's pickle does not keep the flag (only a read-only out-of-band buffer does)
+    host = numpy.arange(4.0)
+    host.flags.writeable = False
+    array = ap.asarray(host)
+    array.flags.writeable = False
+    theirs = pickle.loads(pickle.dumps(host, protocol=protocol))
+    mine = pickle.loads(pickle.dumps(array, protocol=protocol))
+    assert mine.flags.writeable == theirs.flags.writeable
+
+
 def test_worker_plugin_chooses_devices_by_worker_name():
     assert AsnumpyWorkerPlugin().device_for(0) is None
     assert AsnumpyWorkerPlugin("cpu:3").device_for("anything") == "cpu:3"
@@ -186,6 +241,16 @@ def client():
     with cluster, distributed.Client(cluster) as client:
         client.register_plugin(AsnumpyWorkerPlugin(PINNED))
         yield client
+
+
+def test_scatter_and_gather_keep_the_read_only_flag(client):
+    # distributed keeps it for NumPy arrays; asnumpy's "dask" family now does too
+    for writeable in (False, True):
+        array = ap.arange(6.0, device="cpu:0").reshape(2, 3)
+        array.flags.writeable = writeable
+        back = client.gather(client.scatter(array))
+        assert back.flags.writeable == writeable
+        testing.assert_array_equal(back, array)
 
 
 def test_each_worker_is_pinned_to_its_device(client):

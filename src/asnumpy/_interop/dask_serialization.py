@@ -54,7 +54,8 @@ def serialize_array(array: ndarray) -> tuple[dict, list[memoryview]]:
         "shape": list(array.shape),
         "dtype": pickle.dumps(array.dtype),     # every dtype, ml_dtypes' included
         "order": "C" if host.flags.c_contiguous else "F",
-        "writeable": bool(host.flags.writeable),
+        # the array's own flag: a compacted copy of a read-only view is writeable
+        "writeable": bool(array.flags.writeable),
     }
     return header, [memoryview(host_bytes(host))]
 
@@ -62,12 +63,18 @@ def serialize_array(array: ndarray) -> tuple[dict, list[memoryview]]:
 def deserialize_array(header: dict, frames: list) -> ndarray:
     """Dask's ``dask_deserialize``: the array on this thread's current device.
 
-    On cpu devices an aligned, writeable frame becomes the array's memory
-    (no copy); otherwise the frame is copied to the device.
+    On cpu devices an aligned frame becomes the array's memory (no copy)
+    where that keeps the sender's writeability; otherwise the frame is copied
+    to the device.  A read-only array comes back read-only, a writeable one
+    writeable, whatever the frame (distributed's rule for NumPy arrays).
     """
     (frame,) = frames
-    return array_over_bytes(frame, tuple(header["shape"]), pickle.loads(header["dtype"]),
-                            header["order"], get_device(), writeable=header["writeable"])
+    writeable = header["writeable"]
+    array = array_over_bytes(frame, tuple(header["shape"]), pickle.loads(header["dtype"]),
+                             header["order"], get_device(), writeable=writeable)
+    if not writeable:                     # the frame that arrived may well be writeable
+        array.flags.writeable = False
+    return array
 
 
 def register_serialization() -> None:
