@@ -45,21 +45,23 @@ FAMILIES = {
     "legendre": (Family(
         "leg", "legendre", "Legendre",
         lambda k: Fraction(k + 1, 2 * k + 1), _zero, lambda k: Fraction(k, 2 * k + 1), (-1, 1),
-        weight=lambda x: x * 0.0 + 1.0, weight_integral=2.0, even=True),
+        weight=lambda x: x * 0.0 + 1.0, weight_integral=2.0, even=True,
+        remainder_promotes=True),
         "Legendre", "P"),
     "laguerre": (Family(
         "lag", "laguerre", "Laguerre",
         lambda k: Fraction(-(k + 1)), lambda k: Fraction(2 * k + 1), lambda k: Fraction(-k),
-        (0, 1), weight=lambda x: exp(-x), weight_integral=1.0),
+        (0, 1), weight=lambda x: exp(-x), weight_integral=1.0, remainder_promotes=True),
         "Laguerre", "L"),
     "hermite": (Family(
         "herm", "hermite", "Hermite", lambda k: _HALF, _zero, lambda k: Fraction(k), (-1, 1),
-        weight=lambda x: exp(-x ** 2), weight_integral=math.sqrt(math.pi), even=True),
+        weight=lambda x: exp(-x ** 2), weight_integral=math.sqrt(math.pi), even=True,
+        remainder_promotes=True),
         "Hermite", "H"),
     "hermite_e": (Family(
         "herme", "hermite_e", "HermiteE", _one, _zero, lambda k: Fraction(k), (-1, 1),
         weight=lambda x: exp(-0.5 * x ** 2), weight_integral=math.sqrt(2 * math.pi),
-        even=True),
+        even=True, remainder_promotes=True),
         "HermiteE", "He"),
 }
 

@@ -51,7 +51,7 @@ from .._core.reductions import sum as asum
 from .._core.reductions._common import named
 from .._core.sorting import sort
 from .._core.transfer import asarray
-from .._core.ufuncs import cos, matmul, sqrt, square
+from .._core.ufuncs import cos, matmul, multiply, sqrt, square
 from ..linalg import eigvals, eigvalsh, lstsq
 from .polyutils import as_int, as_series, device_array, trimcoef, trimseq
 
@@ -95,16 +95,21 @@ class Family:
         Whether the weight is even (Gauss nodes and weights are then symmetrized).
     gauss : callable, optional
         ``deg -> (x, w)`` in closed form, used instead of the eigenvalue method.
+    remainder_promotes : bool, optional
+        Whether ``div``'s remainder is at least float64 (NumPy's generic division, used
+        by the Legendre, Laguerre and both Hermite modules, promotes it).
     """
 
     def __init__(self, prefix, module, title, up, diag, down, domain, *, maxpower=16,
-                 weight=None, weight_integral=None, even=False, gauss=None):
+                 weight=None, weight_integral=None, even=False, gauss=None,
+                 remainder_promotes=False):
         self.prefix, self.module, self.title = prefix, module, title
         self.up, self.diag, self.down = up, diag, down
         self.domain = tuple(float(d) for d in domain)
         self.maxpower = maxpower
         self.weight_function, self.weight_integral, self.even = weight, weight_integral, even
         self._closed_gauss = gauss
+        self.remainder_promotes = remainder_promotes
         self.orthogonal = weight is not None
         self._tables: dict = {}
         # forward form: P_{k+1} = (alpha_k x + beta_k) P_k - gamma_k P_{k-1}
@@ -465,7 +470,9 @@ class Family:
             matrix = np.eye(n)
             for size in range(n, n - cnt, -1):
                 matrix = self._table("der", size, self._derivative_columns) @ matrix
-            c = self._apply(matrix, c * scl ** cnt if scl != 1 else c)
+            for _ in range(cnt):
+                multiply(c, scl, out=c)      # NumPy's in-place ``c *= scl``: c's dtype stays
+            c = self._apply(matrix, c)
         return moveaxis(c, 0, iaxis)
 
     def int(self, c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006 (NumPy's signature)
@@ -489,12 +496,12 @@ class Family:
         k = list(k) + [0] * (cnt - len(k))
         for i in range(cnt):
             n = c.shape[0]
-            c = c * scl
+            multiply(c, scl, out=c)          # in place, as NumPy's: c's dtype stays
             if n == 1 and not bool((c[0] != 0).any()):
-                c = c + k[i]
+                c[0] += k[i]
                 continue
             c = self._apply(self._table("int", n, self._antiderivative_columns), c)
-            c[0] = c[0] + (k[i] - self._clenshaw(lbnd, c))
+            c[0] += k[i] - self._clenshaw(lbnd, c)
         return moveaxis(c, 0, iaxis)
 
     def add(self, c1, c2):
@@ -528,12 +535,16 @@ class Family:
             return c1 / c2[-1], c1[:1] * 0
         products = self._basis_products(c2, n1)
         rem, quo = c1, []
+        if self.remainder_promotes:
+            # NumPy divides by the products P_i * c2 made from integer unit series, which
+            # are float64: the remainder (not the quotient) is promoted
+            rem = rem.astype(np.promote_types(rem.dtype, np.float64))
         for i in range(n1 - n2, -1, -1):
             p = products[i][:i + n2]
             q = rem[-1] / p[-1]
             rem = rem[:-1] - q * p[:-1]
             quo.append(q)
-        return stack(quo[::-1]), trimseq(rem)
+        return stack(quo[::-1]).astype(c1.dtype), trimseq(rem)
 
     def pow(self, c, pow, maxpower=None):  # noqa: A002 (NumPy's signature)
         [c] = as_series([c])
@@ -562,7 +573,8 @@ class Family:
         if len(roots) == 0:
             return asarray(np.ones(1), device=device_of(roots))
         [roots] = as_series([roots], trim=False)
-        roots = sort(roots)
+        # NumPy's factors are arrays of a root and a Python number: at least float64
+        roots = sort(roots.astype(np.promote_types(roots.dtype, np.float64)))
         x0, x1 = self.x_series
         factors = [stack([x0 - r, r * 0 + x1]) for r in roots]
         while len(factors) > 1:
@@ -603,6 +615,8 @@ class Family:
 
     def from_power(self, pol):
         [pol] = as_series([pol])
+        # NumPy builds the result up from the integer 0 series: at least float64
+        pol = pol.astype(np.promote_types(pol.dtype, np.float64))
         return trimseq(self._apply(self._table("basis", pol.shape[0], self._basis_columns),
                                    pol))
 

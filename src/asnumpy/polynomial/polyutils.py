@@ -197,8 +197,8 @@ def getdomain(x):
 
 def _pair(value):
     """A domain or window as its two ends (host or device scalars)."""
-    if isinstance(value, ndarray):
-        return value[0], value[1]
+    if isinstance(value, (ndarray, np.ndarray, list, tuple)):
+        return value[0], value[1]          # Python numbers stay Python numbers, as NumPy's
     value = np.asarray(value)
     return value[0], value[1]
 
