@@ -226,3 +226,55 @@ def test_item21_clip_orders_complex_bounds_as_numpys_loop(values, low, high, arr
         return _with_signs(xp, xp.clip(a, lo, hi))
 
     check()
+
+
+_DOT_SHAPES = [((1,), (1,)), ((1, 1), (1, 1)), ((1,), (1, 3)), ((3, 1), (1,)), ((1, 1), (1, 3)),
+               ((3, 1), (1, 1)), ((1,), (1, 1)), ((3, 1), (1, 4)), ((2, 3), (3, 4)),
+               ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_DOT_SHAPES), st.sampled_from(["f4", "f8", "c8", "c16", "f2", "i8"]),
+       st.data())
+def test_item21_dot_and_inner_of_small_operands_as_numpys_blas_path(shapes, dtype, data):
+    """One-element operands are scalars (the plain product keeps -0.0, longer results
+    are axpy's 0 + a*x); a complex outer product is gemm's, scaled by 1+0j."""
+    values = _COMPLEX if dtype[0] == "c" else _PARTS
+    if dtype in ("i8",):
+        values = st.integers(-3, 3)
+    a, b = (numpy.array(data.draw(st.lists(values, min_size=int(numpy.prod(s)),
+                                          max_size=int(numpy.prod(s))))).astype(dtype).reshape(s)
+            for s in shapes)
+
+    @same_as_numpy()
+    def check(xp):
+        with numpy.errstate(all="ignore"):
+            x, y = xp.asarray(a), xp.asarray(b)
+            results = [xp.dot(x, y), xp.tensordot(x, y, 1)]
+            if x.ndim <= 2 and y.ndim <= 2:
+                results.append(xp.inner(x, xp.asarray(numpy.ascontiguousarray(b.T))))
+            return [part for r in results for part in _with_signs(xp, xp.asarray(r))]
+
+    check()
+
+
+def _layouts_of(host):
+    """The same values as C, Fortran, reversed-stride and strided arrays."""
+    flipped = host[(slice(None, None, -1),) * host.ndim].copy()[
+        (slice(None, None, -1),) * host.ndim]
+    wide = numpy.repeat(host, 2, axis=-1)[..., ::2]
+    return [host, numpy.asfortranarray(host), flipped, wide]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([((2, 3, 2), (2, 3)), ((3, 2), (2, 2, 3)), ((2, 2), (2, 3)),
+                        ((2, 1, 2), (2, 4))]), st.data())
+def test_item21_complex_dot_with_infinities_ignores_the_layout(shapes, data):
+    a, b = (numpy.array(data.draw(st.lists(_COMPLEX, min_size=int(numpy.prod(s)),
+                                          max_size=int(numpy.prod(s))))).reshape(s)
+            for s in shapes)
+    with numpy.errstate(all="ignore"):
+        answers = [asnumpy.dot(asnumpy.asarray(x), asnumpy.asarray(y)).get()
+                   for x in _layouts_of(a) for y in _layouts_of(b)]
+    for answer in answers[1:]:
+        numpy.testing.assert_array_equal(answer, answers[0])

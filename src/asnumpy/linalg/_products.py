@@ -153,7 +153,11 @@ def vdot(a, b, /):
     # numpy.vdot never reports floating-point errors (its BLAS and dot loops
     # leave the status unchecked), so its overflow to inf must not raise here
     with np.errstate(all="ignore"):
-        return dot(a, b)
+        result = dot(a, b)
+        if a.size == 1 and result.dtype.kind in "fc":
+            # numpy.vdot sums from +0 (its dot loops): not dot's one-element product
+            UFUNCS["add"](result, 0, out=result)
+        return result
 
 
 @named("inner")

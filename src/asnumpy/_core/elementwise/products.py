@@ -76,7 +76,15 @@ def dot(a, b, out=None):
             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[k_axis]} (dim {k_axis})")
     shape = a.shape[:-1] + b.shape[:k_axis] + b.shape[k_axis + 1:]
     _check_out(out, shape, dtype)
+    if dtype in _BLAS_AXPY and a.ndim <= 2 and b.ndim <= 2:
+        blas = _blas_shortcut(a, b, shape, out, dtype)
+        if blas is not None:
+            return blas
     matmul = UFUNCS["matmul"]
+    if dtype.kind == "c":
+        # a kernel may choose how to sum (BLAS, or a loop of its own: their
+        # infinities and NaNs differ) by the layout: one layout, one answer
+        a, b = (x if x.flags.c_contiguous else x.copy() for x in (a, b))
     if out is None:
         # in dot's result dtype: matmul has no loop for ml_dtypes' bfloat16 and float8
         # types and would answer in float32 (NumPy's dot rounds into bfloat16)
@@ -90,8 +98,33 @@ def dot(a, b, out=None):
     left = a.reshape(rows, a.shape[-1])
     right = b.reshape(stacks, b.shape[-2], b.shape[-1])
     target = out.reshape(rows, stacks, b.shape[-1]).transpose(1, 0, 2)
-    matmul(left, right, out=target)
+    if dtype.kind != "c":
+        matmul(left, right, out=target)
+    else:                       # a contiguous result too (see above)
+        UFUNCS["positive"](matmul(left, right, dtype=dtype), out=target)
     return out
+
+
+def _blas_shortcut(a, b, shape, out, dtype):
+    """``dot`` of operands of at most 2 dimensions where NumPy's BLAS path leaves matmul's sums.
+
+    NumPy (``cblas_matrixproduct``) treats a one-element operand as a
+    scalar: a one-element result is the plain product (``dot([-0.0], [1.0])``
+    is -0.0), a longer one BLAS's axpy (:func:`_scaled`). A complex outer
+    product (``(m, 1)`` by ``(1, n)``) goes to gemm, which scales the sums by
+    ``alpha = 1+0j``: an infinite part makes the other part NaN. None when
+    matmul computes what NumPy does.
+    """
+    if a.size == 1 or b.size == 1:
+        scalar, other = (a, b) if a.size == 1 else (b, a)
+        scalar, other = scalar.reshape(()), other.reshape(shape)
+        if math.prod(shape) > 1:
+            return _scaled(scalar, other, out, dtype)
+        return UFUNCS["multiply"](scalar, other, out=out, dtype=dtype)
+    if dtype.kind == "c" and a.ndim == b.ndim == 2 and a.shape[1] == 1:
+        product = UFUNCS["multiply"](a, b, out=out, dtype=dtype)
+        return UFUNCS["multiply"](product, np.ones((), dtype), out=product)
+    return None
 
 
 def _size(shape):
