@@ -70,6 +70,15 @@ def _number(value: Fraction):
     return int(value) if value.denominator == 1 else float(value)
 
 
+#: fit's checks of its data (NumPy's order and messages; each raises TypeError)
+_FIT_CHECKS = (
+    (lambda x, y: x.ndim != 1, "expected 1D vector for x"),
+    (lambda x, y: x.size == 0, "expected non-empty vector for x"),
+    (lambda x, y: not 1 <= y.ndim <= 2, "expected 1D or 2D array for y"),
+    (lambda x, y: x.shape[0] != y.shape[0], "expected x and y to have same length"),
+)
+
+
 class Family:
     """A basis of polynomial series, as data: its recurrence and a few facts.
 
@@ -154,21 +163,24 @@ class Family:
         return tuple(np.array([float(f(k)) for k in range(n)]) for f in (self.up, self.diag,
                                                                            self.down))
 
+    def _exact_recur(self, k, times_x, current, previous):
+        """``(times_x - diag(k) current - down(k) previous) / up(k)`` on lists of fractions:
+        the forward recurrence, with ``times_x`` standing for ``x * current``."""
+        up, diag, down = (Fraction(f(k)) for f in (self.up, self.diag, self.down))
+        out = list(times_x)
+        for j, v in enumerate(current):
+            out[j] -= diag * v
+        for j, v in enumerate(previous if k else ()):
+            out[j] -= down * v
+        return [v / up for v in out]
+
     def _power_columns(self, n):
         """``n x n``: column k holds the power-series coefficients of ``P_k``."""
-        columns = [[Fraction(1)]]
+        columns = [[], [Fraction(1)]]           # P_{-1} = 0, P_0 = 1
         for k in range(n - 1):
-            up = Fraction(self.up(k))
-            diag, down = Fraction(self.diag(k)), Fraction(self.down(k))
-            prev = columns[-1]
-            nxt = [Fraction(0)] + [v / up for v in prev]
-            for j, v in enumerate(prev):
-                nxt[j] -= diag / up * v
-            if k:
-                for j, v in enumerate(columns[-2]):
-                    nxt[j] -= down / up * v
-            columns.append(nxt)
-        return self._matrix(columns, n)
+            columns.append(self._exact_recur(k, [Fraction(0)] + columns[-1], columns[-1],
+                                             columns[-2]))
+        return self._matrix(columns[1:], n)
 
     def _basis_columns(self, n):
         """``n x n``: column k holds the coefficients of ``x**k`` in this basis."""
@@ -178,24 +190,16 @@ class Family:
         return self._matrix(columns, n)
 
     def _derivative_columns(self, n):
-        """``(n-1) x n``: column k holds the coefficients of ``P_k'``."""
-        columns = [[]]
+        """``(n-1) x n``: column k holds the coefficients of ``P_k'``.
+
+        Differentiating the recurrence: ``x P_k`` becomes ``P_k + x P_k'``.
+        """
+        columns = [[], []]                       # P_{-1}' = P_0' = 0
         for k in range(n - 1):
-            up = Fraction(self.up(k))
-            diag, down = Fraction(self.diag(k)), Fraction(self.down(k))
-            prev = columns[-1]
-            # P_{k+1}' = (P_k + x P_k' - diag P_k' - down P_{k-1}') / up
-            nxt = [Fraction(0)] * (k + 1)
-            nxt[k] += 1 / up
-            for j, v in enumerate(self._mulx_exact(prev) if prev else []):
-                nxt[j] += v / up
-            for j, v in enumerate(prev):
-                nxt[j] -= diag / up * v
-            if k:
-                for j, v in enumerate(columns[-2]):
-                    nxt[j] -= down / up * v
-            columns.append(nxt)
-        return self._matrix(columns, n - 1)
+            times_x = self._mulx_exact(columns[-1])
+            times_x[k] += 1
+            columns.append(self._exact_recur(k, times_x, columns[-1], columns[-2]))
+        return self._matrix(columns[1:], n - 1)
 
     def _antiderivative_columns(self, n):
         """``(n+1) x n``: column k holds an antiderivative of ``P_k`` with no ``P_0`` term."""
@@ -244,14 +248,20 @@ class Family:
             return c
         return concatenate((c, zeros((n - c.shape[0],) + c.shape[1:], c.dtype, device=c.device)))
 
-    def _step(self, k, value, current, previous):
-        """``(alpha_k x + beta_k) * current - gamma_k * previous`` for a point value `x`."""
-        alpha, beta, gamma = self.forward(k)
-        out = current * value if alpha == 1 else current * value * alpha
+    def _recur(self, times_x, k, current, previous, gamma=None):
+        """``(alpha_k X + beta_k) current - gamma previous``, given ``times_x = X current``.
+
+        X is multiplication by a point (evaluation, Vandermonde columns) or the ``mulx``
+        operator (products of series); `gamma` is ``gamma_k`` for the forward recurrence
+        (the default) and ``gamma_{k+1}`` in Clenshaw's backward one.
+        """
+        alpha, beta, gamma_k = self.forward(k)
+        gamma = gamma_k if gamma is None else gamma
+        out = times_x if alpha == 1 else times_x * alpha
         if beta:
-            out = out + beta * current
+            out = out + current * beta
         if gamma and previous is not None:
-            out = out - gamma * previous
+            out = out - previous * gamma
         return out
 
     def _clenshaw(self, x, c):
@@ -260,13 +270,7 @@ class Family:
         b1 = x * 0 + c[n - 1]           # x on the left: a series x defers to its own class
         b2 = None
         for k in range(n - 2, -1, -1):
-            alpha, beta, _ = self.forward(k)
-            gamma = self.forward(k + 1)[2]
-            t = b1 * x if alpha == 1 else b1 * x * alpha
-            if beta:
-                t = t + b1 * beta
-            if gamma and b2 is not None:
-                t = t - b2 * gamma
+            t = self._recur(b1 * x, k, b1, b2, gamma=self.forward(k + 1)[2])
             b1, b2 = t + c[k], b1
         return b1
 
@@ -274,23 +278,15 @@ class Family:
         """``[P_0*c, P_1*c, ...]`` up to degree ``n - 1`` in all, each padded to length `n`."""
         out = [self._pad(c, n)]
         for i in range(n - c.shape[0]):
-            out.append(self._step_series(i, out[-1], out[-2] if i else None))
-        return out
-
-    def _step_series(self, k, current, previous):
-        """``(alpha_k X + beta_k) current - gamma_k previous`` with X the mulx operator."""
-        alpha, beta, gamma = self.forward(k)
-        out = self._times_x(current)
-        if alpha != 1:
-            out = out * alpha
-        if beta:
-            out = out + beta * current
-        if gamma and previous is not None:
-            out = out - gamma * previous
+            out.append(self._recur(self._times_x(out[-1]), i, out[-1], out[-2] if i else None))
         return out
 
     def _product(self, v, s):
-        """``v * s`` (1-D, same dtype), untrimmed, length ``len(v) + len(s) - 1``."""
+        """``v * s`` (1-D, same dtype), untrimmed, length ``len(v) + len(s) - 1``.
+
+        Clenshaw's recurrence for the series `s` with x replaced by the ``mulx`` operator,
+        applied to `v` (the power basis: a convolution).
+        """
         if self.prefix == "poly":
             return convolve(v, s)
         if s.shape[0] > v.shape[0]:
@@ -298,15 +294,7 @@ class Family:
         v = self._pad(v, v.shape[0] + s.shape[0] - 1)
         b1, b2 = s[-1] * v, None
         for k in range(s.shape[0] - 2, -1, -1):
-            gamma = self.forward(k + 1)[2]
-            alpha, beta, _ = self.forward(k)
-            t = self._times_x(b1)
-            if alpha != 1:
-                t = t * alpha
-            if beta:
-                t = t + beta * b1
-            if gamma and b2 is not None:
-                t = t - gamma * b2
+            t = self._recur(self._times_x(b1), k, b1, b2, gamma=self.forward(k + 1)[2])
             b1, b2 = t + s[k] * v, b1
         return b1
 
@@ -379,7 +367,8 @@ class Family:
         x = device_array(x, device_of(x), self.name("vander"), ndmin=1) + 0.0
         columns = [x * 0 + 1]
         for k in range(ideg):
-            columns.append(self._step(k, x, columns[-1], columns[-2] if k else None))
+            columns.append(self._recur(columns[-1] * x, k, columns[-1],
+                                       columns[-2] if k else None))
         return stack(columns, axis=-1)
 
     def _vandernd(self, op, points, deg):
@@ -412,14 +401,9 @@ class Family:
             raise TypeError("deg must be an int or non-empty 1-D array of int")
         if deg.min() < 0:
             raise ValueError("expected deg >= 0")
-        if x.ndim != 1:
-            raise TypeError("expected 1D vector for x")
-        if x.size == 0:
-            raise TypeError("expected non-empty vector for x")
-        if y.ndim < 1 or y.ndim > 2:
-            raise TypeError("expected 1D or 2D array for y")
-        if x.shape[0] != y.shape[0]:
-            raise TypeError("expected x and y to have same length")
+        for wrong, message in _FIT_CHECKS:
+            if wrong(x, y):
+                raise TypeError(message)
         if deg.ndim == 0:
             lmax = int(deg)
             order = lmax + 1

@@ -181,12 +181,15 @@ class SeriesBase:
     def __pos__(self):
         return self
 
+    def _same_device(self, func, *values):
+        """The mixing rule for coefficient operands (NumPy's rule below would hide it)."""
+        check_same_device(func, self.coef.device,
+                          *(v for v in values if isinstance(v, ndarray)))
+
     def _binary(self, operation, first, second):
         """``operation(first, second)`` as a series, NotImplemented where it fails (NumPy's
         rule); coefficients on another device raise as everywhere (the mixing rule)."""
-        for value in (first, second):
-            if isinstance(value, ndarray):
-                check_same_device(operation.__name__, self.coef.device, value)
+        self._same_device(operation.__name__, first, second)
         try:
             return self._new(operation(first, second))
         except Exception:
@@ -207,22 +210,22 @@ class SeriesBase:
                             f"'{type(other)}'")
         return self.__floordiv__(other)
 
+    @staticmethod
+    def _part(res, index):
+        return res if res is NotImplemented else res[index]
+
     def __floordiv__(self, other):
-        res = self.__divmod__(other)
-        return res if res is NotImplemented else res[0]
+        return self._part(self.__divmod__(other), 0)
 
     def __mod__(self, other):
-        res = self.__divmod__(other)
-        return res if res is NotImplemented else res[1]
+        return self._part(self.__divmod__(other), 1)
 
     def __divmod__(self, other):
         othercoef = self._coefficients(other)
         return self._division(self.coef, othercoef)
 
     def _division(self, first, second):
-        for value in (first, second):
-            if isinstance(value, ndarray):
-                check_same_device("divmod", self.coef.device, value)
+        self._same_device("divmod", first, second)
         try:
             quo, rem = self.family.div(first, second)
         except ZeroDivisionError:
@@ -247,12 +250,10 @@ class SeriesBase:
         return NotImplemented       # a number divided by a series is no series
 
     def __rfloordiv__(self, other):
-        res = self.__rdivmod__(other)
-        return res if res is NotImplemented else res[0]
+        return self._part(self.__rdivmod__(other), 0)
 
     def __rmod__(self, other):
-        res = self.__rdivmod__(other)
-        return res if res is NotImplemented else res[1]
+        return self._part(self.__rdivmod__(other), 1)
 
     def __rdivmod__(self, other):
         return self._division(other, self.coef)

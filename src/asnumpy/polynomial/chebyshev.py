@@ -17,14 +17,12 @@ from .polyutils import as_int, mapdomain
 __all__ = populate(globals(), "chebyshev")
 
 
-@named("polynomial.chebyshev.chebpts1")
-def chebpts1(npts):
-    """Chebyshev points of the first kind: ``sin(0.5*pi/npts * (2k - npts + 1))``.
+_POINTS_DOC = """Chebyshev points of the {kind} kind: ``{formula}``.
 
     Parameters
     ----------
     npts : int
-        The number of points (at least 1).
+        The number of points (at least {least}).
 
     Returns
     -------
@@ -33,36 +31,28 @@ def chebpts1(npts):
 
     See Also
     --------
-    numpy.polynomial.chebyshev.chebpts1
+    numpy.polynomial.chebyshev.{name}
     """
-    npts = as_int(npts, "npts")
-    if npts < 1:
-        raise ValueError("npts must be >= 1")
-    return sin(0.5 * np.pi / npts * arange(-npts + 1, npts + 1, 2))
 
 
-@named("polynomial.chebyshev.chebpts2")
-def chebpts2(npts):
-    """Chebyshev points of the second kind: ``cos(linspace(-pi, 0, npts))``.
+def _points(name, kind, least, formula, make):
+    """The public ``chebpts1``/``chebpts2``: `make(npts)` after NumPy's check of `npts`."""
 
-    Parameters
-    ----------
-    npts : int
-        The number of points (at least 2).
+    def points(npts):
+        npts = as_int(npts, "npts")
+        if npts < least:
+            raise ValueError(f"npts must be >= {least}")
+        return make(npts)
 
-    Returns
-    -------
-    asnumpy.ndarray
-        ``npts`` points in ascending order, on the current device.
+    points.__name__ = points.__qualname__ = name
+    points.__doc__ = _POINTS_DOC.format(kind=kind, formula=formula, least=least, name=name)
+    return named(f"polynomial.chebyshev.{name}")(points)
 
-    See Also
-    --------
-    numpy.polynomial.chebyshev.chebpts2
-    """
-    npts = as_int(npts, "npts")
-    if npts < 2:
-        raise ValueError("npts must be >= 2")
-    return cos(linspace(-np.pi, 0, npts))
+
+chebpts1 = _points("chebpts1", "first", 1, "sin(0.5*pi/npts * arange(-npts+1, npts+1, 2))",
+                   lambda n: sin(0.5 * np.pi / n * arange(-n + 1, n + 1, 2)))
+chebpts2 = _points("chebpts2", "second", 2, "cos(linspace(-pi, 0, npts))",
+                   lambda n: cos(linspace(-np.pi, 0, n)))
 
 
 @named("polynomial.chebyshev.chebinterpolate")

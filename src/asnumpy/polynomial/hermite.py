@@ -1,4 +1,5 @@
-"""``asnumpy.polynomial.hermite``: Hermite series on device arrays, as ``numpy.polynomial.hermite``.
+"""``asnumpy.polynomial.hermite``: Hermite series on device arrays,
+as ``numpy.polynomial.hermite``.
 
 Every function and the ``Hermite`` class come from the basis' entry in
 :mod:`._families` (its recurrence); see :mod:`asnumpy.polynomial`.

@@ -1,4 +1,5 @@
-"""``asnumpy.polynomial.hermite_e``: HermiteE series on device arrays, as ``numpy.polynomial.hermite_e``.
+"""``asnumpy.polynomial.hermite_e``: HermiteE series on device arrays,
+as ``numpy.polynomial.hermite_e``.
 
 Every function and the ``HermiteE`` class come from the basis' entry in
 :mod:`._families` (its recurrence); see :mod:`asnumpy.polynomial`.

@@ -1,4 +1,5 @@
-"""``asnumpy.polynomial.laguerre``: Laguerre series on device arrays, as ``numpy.polynomial.laguerre``.
+"""``asnumpy.polynomial.laguerre``: Laguerre series on device arrays,
+as ``numpy.polynomial.laguerre``.
 
 Every function and the ``Laguerre`` class come from the basis' entry in
 :mod:`._families` (its recurrence); see :mod:`asnumpy.polynomial`.

@@ -1,4 +1,5 @@
-"""``asnumpy.polynomial.legendre``: Legendre series on device arrays, as ``numpy.polynomial.legendre``.
+"""``asnumpy.polynomial.legendre``: Legendre series on device arrays,
+as ``numpy.polynomial.legendre``.
 
 Every function and the ``Legendre`` class come from the basis' entry in
 :mod:`._families` (its recurrence); see :mod:`asnumpy.polynomial`.
