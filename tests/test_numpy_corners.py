@@ -278,3 +278,43 @@ def test_item21_complex_dot_with_infinities_ignores_the_layout(shapes, data):
                    for x in _layouts_of(a) for y in _layouts_of(b)]
     for answer in answers[1:]:
         numpy.testing.assert_array_equal(answer, answers[0])
+
+
+# -- item 11: order letters in either case ----------------------------------------------------
+
+_ORDER_SPELLINGS = ["c", "f", "a", "k", "C", "F", "A", "K", None, b"f", "C ", "cc", "", "fortran"]
+
+
+@pytest.mark.parametrize("order", _ORDER_SPELLINGS, ids=repr)
+def test_item11_order_is_read_in_either_case(order):
+    host = numpy.arange(6.).reshape(2, 3)
+
+    def view(xp):                                   # neither C- nor F-contiguous
+        return xp.arange(12.).reshape(3, 4)[:, ::2]
+
+    calls = {
+        "asarray(host)": lambda xp: xp.asarray(host, order=order),
+        "asarray(device)": lambda xp: xp.asarray(view(xp), order=order),
+        "array": lambda xp: xp.array(view(xp), order=order),
+        "array(ndmin)": lambda xp: xp.array(host, order=order, ndmin=4),
+        "reshape": lambda xp: view(xp).reshape(2, 3, order=order),
+        "reshape()": lambda xp: xp.reshape(view(xp), (2, 3), order=order),
+        "copy": lambda xp: view(xp).copy(order=order),
+        "copy()": lambda xp: xp.copy(view(xp), order=order),
+        "astype": lambda xp: view(xp).astype(numpy.float32, order=order),
+        "ravel": lambda xp: xp.ravel(view(xp), order=order),
+        "zeros_like": lambda xp: xp.zeros_like(view(xp), order=order),
+        "empty": lambda xp: xp.zeros((2, 3), order=order),
+    }
+    for name, call in calls.items():
+        testing.numpy_asnumpy_array_equal(accept_error=(ValueError, TypeError),
+                                          strides_check=True, err_msg=name)(call)()
+
+
+def test_item11_asarray_of_a_device_array_honours_order():
+    a = asnumpy.arange(6.).reshape(2, 3)
+    for order in ("F", "f"):
+        f = asnumpy.asarray(a, order=order)
+        assert f.flags.f_contiguous and not f.flags.c_contiguous
+        assert asnumpy.asarray(f, order=order) is f        # already so: itself
+    assert asnumpy.asarray(a, order="c") is a

@@ -92,12 +92,25 @@ def contiguous_view_strides(shape, itemsize: int, order: str = "C") -> tuple[int
     return tuple(strides)
 
 
-def check_order(order, func: str) -> str:
-    """``order`` if it is one of 'C', 'F', 'A', 'K'; else NumPy's ValueError naming ``func``."""
-    if order not in ("C", "F", "A", "K"):
+def check_order(order, func: str, default: str = "K") -> str:
+    """``order`` as its upper-case letter 'C', 'F', 'A' or 'K', as NumPy reads it.
+
+    NumPy takes the letter in either case (``'f'``), as str or bytes, and
+    None as the function's ``default``; anything else not a string is a
+    TypeError, any other string (``'C '``, ``'fortran'``) a ValueError, both
+    naming ``func``.
+    """
+    if order is None:
+        return default
+    if isinstance(order, bytes):
+        order = order.decode("latin-1")
+    if not isinstance(order, str):
+        raise TypeError(f"asnumpy.{func}: order must be str, not {type(order).__name__}")
+    letter = order.upper()
+    if len(letter) != 1 or letter not in "CFAK":
         raise ValueError(
-            f"asnumpy.{func}: order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
-    return order
+            f"asnumpy.{func}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return letter
 
 
 def strides_for_order(shape, itemsize, order, like=None, func="array"):
@@ -106,7 +119,7 @@ def strides_for_order(shape, itemsize, order, like=None, func="array"):
     ``like`` is the prototype's ``(shape, strides, itemsize)``: 'K' keeps
     its axis order, 'A' means 'F' when it is Fortran- but not C-contiguous.
     """
-    order = check_order("C" if order is None else order, func)
+    order = check_order(order, func, "C")
     if 0 in shape:
         return contiguous_strides(shape, itemsize)      # all zero, whatever the order
     # 'A' follows the prototype whatever its shape; 'K' only one of as many axes

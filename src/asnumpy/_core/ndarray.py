@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _dtypes
 from ..runtime.device import Device
+from ..runtime.memory import accounting_pools
 from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch, register_array_class
@@ -168,7 +169,15 @@ class ndarray:
 
         The fast lane's result (ufuncs/fast.py): the NumPy array is the
         array's view until something needs the buffer (:meth:`_realize`).
+        While the device's pool accounts for every array (a limit is set:
+        ``MemoryPool.accounting``) the result is copied into a pool block.
         """
+        if accounting_pools[0] and device.memory_pool.accounting:
+            # (a fresh result is dense with positive strides: its layout fits a block as it is)
+            made = cls._from_buffer(device.memory_pool.malloc(native.nbytes), native.shape,
+                                    native.dtype, native.strides, 0, device)
+            np.copyto(device.numpy_loops.view(made), native)
+            return made
         array = object.__new__(cls)
         array._buffer = None
         array._shape = native.shape
@@ -501,7 +510,7 @@ class ndarray:
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> "ndarray":
         """A copy cast to ``dtype``; with ``copy=False`` the array itself when nothing changes."""
         dtype = _dtypes.to_dtype(dtype, "ndarray.astype")
-        _layout.check_order(order, "ndarray.astype")
+        order = _layout.check_order(order, "ndarray.astype")
         if not np.can_cast(self._dtype, dtype, casting=casting):
             raise TypeError(
                 f"Cannot cast array data from {self._dtype!r} to {dtype!r} "
@@ -538,11 +547,9 @@ class ndarray:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
         new_shape = _resolve_reshape(shape[0] if len(shape) == 1 else shape, self.size,
                                      self.itemsize)
+        order = _layout.check_order(order, "ndarray.reshape", "C")
         if order == "K":
             raise ValueError("order 'K' is not permitted for reshaping")
-        if order not in ("C", "F", "A"):
-            raise ValueError(
-                f"asnumpy.ndarray.reshape: order must be 'C', 'F' or 'A', got {order!r}")
         flags = self.flags
         layout = "F" if order == "F" or (order == "A" and flags.f_contiguous
                                          and not flags.c_contiguous) else "C"

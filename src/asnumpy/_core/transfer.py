@@ -92,7 +92,7 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
     ndarray
     """
     _check_copy(copy, "asarray")
-    order = "K" if order is None else order
+    order = _layout.check_order(order, "asarray")
     dtype = None if dtype is None else _dtypes.to_dtype(dtype, "asarray")
     if isinstance(obj, ndarray):
         stream = None if stream == ASYNC else stream
@@ -183,6 +183,7 @@ def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device
     ndarray
     """
     _check_copy(copy, "array")
+    order = _layout.check_order(order, "array")
     result = asarray(obj, dtype, order, device=device, copy=copy)
     ndmin = operator.index(ndmin)
     if ndmin > result.ndim:

@@ -15,7 +15,6 @@ from ...runtime.device import Device, get_device
 from .. import _launch, _layout, transfer
 from ..ndarray import ndarray
 
-_ORDERS = ("C", "F", "A", "K")
 _PYTHON_SCALARS = (bool, int, float, complex, np.generic)
 _MAX_INTP = int(np.iinfo(np.intp).max)
 _MAX_LENGTH = float(_MAX_INTP)
@@ -51,15 +50,7 @@ def _target_device(device, *inputs) -> Device:
 
 
 def _order_letter(order, func, default):
-    if order is None:
-        return default
-    if not isinstance(order, str):
-        raise TypeError(f"asnumpy.{func}: order must be str, not {type(order).__name__}")
-    letter = order.upper()
-    if letter not in _ORDERS:
-        raise ValueError(
-            f"asnumpy.{func}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    return letter
+    return _layout.check_order(order, func, default)
 
 
 def _creation_order(order, func) -> str:

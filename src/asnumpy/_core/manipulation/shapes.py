@@ -80,12 +80,7 @@ def reshape(a, /, shape, order="C", *, copy=None):
 
 
 def _order(order, func):
-    if order is None:
-        return "C"
-    if not isinstance(order, str) or order.upper() not in ("C", "F", "A", "K"):
-        raise ValueError(f"asnumpy.{func}: order must be one of 'C', 'F', 'A', or 'K' "
-                         f"(got {order!r})")
-    return order.upper()
+    return _layout.check_order(order, func, "C")
 
 
 def _is_fortran(a) -> bool:
