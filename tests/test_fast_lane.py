@@ -454,3 +454,23 @@ def test_a_split_integer_power_stops_where_numpy_stops(monkeypatch, exponent_dty
         np.testing.assert_array_equal(x.get(), base ** np.abs(exponents))
     finally:
         ap.runtime.set_cpu_threads(threads)
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+def test_results_come_from_the_pool_while_it_counts_every_array(pool, layout):
+    # under a limit (or set_accounting(True)) the lane writes its results into
+    # pool blocks: still identical to the general path's, strides included
+    hosts = [_random((6, 4), "float64"), _random((6, 4), "float32")]
+    x, y = (_LAYOUTS[layout](ap.asarray(h), ap) for h in hosts)
+    calls = [lambda: x + y, lambda: 3 - x, lambda: ap.exp(y), lambda: x < 0.5,
+             lambda: ap.add(x, 1, dtype=None), lambda: x.sum(), lambda: ap.mean(y)]
+    pool.set_accounting(True)
+    try:
+        for call in calls:
+            result = call()
+            # (an empty result has no bytes to count: the pool hands out no block)
+            assert result._buffer is not None and (result._buffer._pool is pool or not result.size)
+            _identical(result, _general(call))
+    finally:
+        pool.set_accounting(False)
+    assert all(_took_lane(call()) for call in calls[:4] if layout == "contiguous")

@@ -172,6 +172,51 @@ def test_huge_requests_raise_out_of_memory_and_do_not_crash(pool):
     assert ap.asarray([1, 2, 3]).get().tolist() == [1, 2, 3]
 
 
+def test_a_limit_counts_every_array(pool):
+    # The cpu fast lane gives a small result NumPy's own memory; under a limit
+    # every result comes from the pool: used_bytes() sees it and the limit holds.
+    pool.free_all_blocks()
+    x = ap.asarray(np.random.default_rng().random(1000))     # 8000-byte results
+    base = pool.used_bytes()
+    limit = base + (16 << 20)
+    pool.set_limit(size=limit)
+    assert pool.accounting
+    held = []
+    with pytest.raises(ap.OutOfMemoryError):
+        for _ in range(2500):                       # about 43 MiB if nothing were refused
+            held += [x + x, ap.exp(x), x * 2.0, x.sum(), ap.mean(x), -x]
+            assert pool.used_bytes() <= limit
+    assert pool.used_bytes() >= base + sum(a.nbytes for a in held) > base + (15 << 20)
+    np.testing.assert_array_equal(held[0].get(), x.get() + x.get())
+    del held
+    assert pool.used_bytes() == base
+    pool.set_limit(size=0)
+    assert not pool.accounting
+
+
+def test_set_accounting_counts_every_array_without_a_limit(pool):
+    x = ap.asarray(np.arange(100.0))
+    base = pool.used_bytes()
+    small = x + 1
+    assert pool.used_bytes() == base                # the lane's NumPy memory: not counted
+    pool.set_accounting(True)
+    try:
+        assert pool.accounting and "counts every array" in pool.summary()
+        counted = [x + 1, ap.sqrt(x), x.max()]              # 800, 800 and 8 bytes
+        assert pool.used_bytes() == base + 1024 + 1024 + 512
+        np.testing.assert_array_equal(counted[1].get(), np.sqrt(np.arange(100.0)))
+        pool.set_limit(size=1 << 40)
+        pool.set_accounting(False)
+        assert pool.accounting                      # a limit keeps it on
+        pool.set_limit(size=0)
+        assert not pool.accounting
+        del counted
+        assert pool.used_bytes() == base
+    finally:
+        pool.set_accounting(False)
+    del small
+
+
 class _Sentinel:
     """An object of a caller's frame, to see whether a failure keeps that frame."""
 

@@ -32,7 +32,7 @@ import weakref
 from .._errors import OutOfMemoryError
 from . import _fork
 
-__all__ = ["Buffer", "MemoryPool", "Reservation", "round_size", "set_fault_plan"]
+__all__ = ["Buffer", "MemoryPool", "Reservation", "accounting_pools", "round_size", "set_fault_plan"]
 
 _SMALL_GRANULE = 512
 _SMALL_LIMIT = 1 << 20
@@ -40,6 +40,12 @@ _CLASS_BITS = 3  # 2**3 = 8 size classes per power of two above 1 MiB
 
 # The installed fault plan (None: no fault injection); see set_fault_plan.
 _fault_plan = None
+
+# How many pools count every array's memory (MemoryPool.accounting), as one
+# list item: while it is 0 the cpu fast lane (_core/ufuncs/fast.py) adopts
+# NumPy's small results without asking a pool, at the cost of reading it.
+accounting_pools = [0]
+_accounting_lock = threading.Lock()
 
 
 def set_fault_plan(plan) -> object:
@@ -144,6 +150,10 @@ class MemoryPool:
         self._peak_bytes = 0
         self._limit = 0
         self._enabled = True
+        # Whether every array's memory comes from this pool: true while a limit is set
+        # or set_accounting(True) asked for it (see there); read by the fast lane.
+        self.accounting = False
+        self._accounting_asked = False
         # A back end whose device work is asynchronous to the host (cuda) orders the
         # reuse of blocks across streams itself: ``allocated(handle, key)`` for a fresh
         # block, ``freed(handle, key)`` when a block comes back, ``reused(handle, key)``
@@ -353,6 +363,28 @@ class MemoryPool:
             raise ValueError(f"set_limit: size must be non-negative, got {size!r}")
         with self._lock:
             self._limit = size
+        self._update_accounting()
+
+    def set_accounting(self, enabled: bool) -> None:
+        """Make every array's memory on this device count, even without a limit.
+
+        On the cpu device the fast lane gives a result under 1 MiB NumPy's own
+        memory (no pool block: docs/performance.md).  While this pool is
+        *accounting* -- a limit is set (:meth:`set_limit`), or this was asked
+        for -- every new array's memory comes from the pool instead, so that
+        ``used_bytes``, ``peak_bytes`` and the limit see all of it.  Arrays
+        made before keep their memory.  ``set_accounting(False)`` leaves it on
+        while a limit is set.
+        """
+        self._accounting_asked = bool(enabled)
+        self._update_accounting()
+
+    def _update_accounting(self) -> None:
+        with _accounting_lock:
+            accounting = bool(self._limit) or self._accounting_asked
+            if accounting != self.accounting:
+                self.accounting = accounting
+                accounting_pools[0] += 1 if accounting else -1
 
     def get_limit(self) -> int:
         """The limit in bytes, 0 when there is none."""
@@ -418,6 +450,7 @@ class MemoryPool:
                 ("peak used", _human(self._peak_bytes)),
                 ("free blocks", str(self._free_blocks)),
                 ("limit", _human(self._limit) if self._limit else "none"),
+                ("counts every array", "yes" if self.accounting else "no"),
             ]
             classes = collections.Counter()
             for (_, size), blocks in self._free.items():

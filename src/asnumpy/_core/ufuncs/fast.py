@@ -38,8 +38,12 @@ in-place ``x **= y``.  Floating-point errors and warnings are NumPy's, raised
 under the caller's ``numpy.errstate`` after the loop, as on the general path.
 
 Results are identical to the general path's (``tests/test_fast_lane.py``
-runs both on the same inputs).  A lane result's memory comes from NumPy's
-allocator and is not counted by the memory pool (docs/performance.md).
+runs both on the same inputs).  Where they live: a result under
+``POOL_MIN_BYTES`` is NumPy's own array, from NumPy's allocator, unless the
+device's pool is accounting for every array (``MemoryPool.accounting``: a
+limit is set, or ``set_accounting(True)``); larger results, and every result
+while the pool accounts, are written into a block of the pool
+(docs/performance.md, "Where results live").
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ import numpy as np
 
 from ..._dtypes import SUPPORTED_DTYPES
 from ...runtime._state import open_stream_blocks
+from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
 
@@ -66,7 +71,9 @@ _PRE_LOOP_ERRORS = (TypeError, OverflowError)
 # ValueError): nothing the caller can see is written, so these fall back too.
 _RESOLUTION_ERRORS = (TypeError, ValueError, OverflowError)
 # Results of at least this many bytes come from the memory pool, smaller ones
-# from NumPy's allocator (measured: benchmarks/size_sweep.py, docs/performance.md).
+# from NumPy's allocator (measured: benchmarks/size_sweep.py, docs/performance.md),
+# unless the device's pool is accounting for every array (a limit is set:
+# MemoryPool.accounting), when every result comes from the pool.
 POOL_MIN_BYTES = 1 << 20
 
 
@@ -90,6 +97,9 @@ def _into_pool(call, device, operands, dtype, shape):
 
     Results from ``POOL_MIN_BYTES`` on: there NumPy's allocator hands out
     fresh pages that fault on first write, and the pool's cached blocks win.
+    All results while the pool accounts for every array: the limit and the
+    statistics then see them, and a result over the limit is refused before
+    anything is allocated.
     """
     for operand in operands:
         if type(operand) is _numpy_array and not operand.flags.c_contiguous:
@@ -188,7 +198,8 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
             size = an.size
             if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
                 return fallback(a, b)
-            if size * dtype.itemsize >= POOL_MIN_BYTES:
+            if size * dtype.itemsize >= POOL_MIN_BYTES or (accounting_pools[0]
+                                                           and device.memory_pool.accounting):
                 pooled = _into_pool(f, device, (an, bn), dtype, a._shape)
                 return fallback(a, b) if pooled is None else pooled
             try:
@@ -221,7 +232,8 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         size = size_of(shape)
         if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return fallback(a, b)
-        if size * dtype.itemsize >= POOL_MIN_BYTES:
+        if size * dtype.itemsize >= POOL_MIN_BYTES or (accounting_pools[0]
+                                                       and device.memory_pool.accounting):
             pooled = _into_pool(f, device, (an, bn), dtype, shape)
             return fallback(a, b) if pooled is None else pooled
         try:
@@ -295,7 +307,8 @@ def unary_lanes(numpy_ufunc):
         size = an.size
         if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
-        if size * dtype.itemsize >= POOL_MIN_BYTES:
+        if size * dtype.itemsize >= POOL_MIN_BYTES or (accounting_pools[0]
+                                                       and device.memory_pool.accounting):
             return _into_pool(f, device, (an,), dtype, a._shape)
         try:
             result = f(an)
