@@ -318,3 +318,29 @@ def test_item11_asarray_of_a_device_array_honours_order():
         assert f.flags.f_contiguous and not f.flags.c_contiguous
         assert asnumpy.asarray(f, order=order) is f        # already so: itself
     assert asnumpy.asarray(a, order="c") is a
+
+
+# -- item 15: nan_to_num with array-valued replacements ---------------------------------------
+
+_SPECIALS = numpy.array([numpy.nan, numpy.inf, -numpy.inf, 1.0])
+_COMPLEX_SPECIALS = numpy.array([complex(numpy.nan, numpy.inf), complex(-numpy.inf, 1), 3])
+
+
+@same_as_numpy()
+def test_item15_nan_to_num_takes_arrays_of_replacements(xp):
+    a = xp.asarray
+    return (xp.nan_to_num(a(_SPECIALS), nan=a([1., 2, 3, 4]), posinf=a(7.), neginf=a([5., 6, 7, 8])),
+            xp.nan_to_num(a(_SPECIALS), nan=[1, 2, 3, 4]),
+            xp.nan_to_num(a(_COMPLEX_SPECIALS), nan=a([1., 2, 3]), posinf=a([9., 8, 7])),
+            xp.nan_to_num(a(_SPECIALS).astype(numpy.float32), neginf=a([1., 2, 3, 4])),
+            xp.nan_to_num(a(_SPECIALS[None]), posinf=a([[1.], [2.], [3.], [4.]])[0]),
+            xp.nan_to_num(a([1, 2]), nan=a([1., 2])))
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.nan_to_num(xp.asarray(_COMPLEX_SPECIALS), nan=xp.asarray([1j, 2, 3])),
+    lambda xp: xp.nan_to_num(xp.asarray(_SPECIALS), nan=xp.asarray([1., 2])),
+    lambda xp: xp.nan_to_num(xp.asarray(_SPECIALS[None]), nan=xp.asarray([[1.], [2.]])),
+])
+def test_item15_nan_to_num_refuses_replacements_numpy_cannot_copy(call):
+    raises_as_numpy((TypeError, ValueError))(call)()

@@ -241,9 +241,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     copy : bool, optional
         Whether to work on a copy (True) or in place on ``x`` (False; an
         asnumpy array is then modified and returned).
-    nan : int or float, optional
-        Value for NaN (default 0.0).
-    posinf, neginf : int or float, optional
+    nan : int, float or array_like, optional
+        Value for NaN (default 0.0); an array gives one per element
+        (broadcast to ``x``).
+    posinf, neginf : int, float or array_like, optional
         Values for +inf and -inf (default: the dtype's largest and most
         negative finite values).
 
@@ -271,10 +272,34 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         negative = UFUNCS["signbit"](part)
         is_posinf = UFUNCS["logical_and"](is_inf, UFUNCS["logical_not"](negative))
         is_neginf = UFUNCS["logical_and"](is_inf, negative)
-        copyto(part, nan, is_nan, "nan_to_num")
-        copyto(part, largest, is_posinf, "nan_to_num")
-        copyto(part, smallest, is_neginf, "nan_to_num")
+        _replace(part, nan, is_nan)
+        _replace(part, largest, is_posinf)
+        _replace(part, smallest, is_neginf)
     return x
+
+
+def _replace(part, value, where):
+    """``numpy.copyto(part, value, where=where)`` as nan_to_num calls it.
+
+    A scalar goes through :func:`copyto` (NumPy converts it); an array of
+    replacements (``nan=[...]``) is broadcast to ``part`` by a masked ufunc
+    with copyto's 'same_kind' casting (``maximum(v, v)`` is ``v``).
+    """
+    if (value.ndim if isinstance(value, ndarray) else np.ndim(value)) == 0:
+        copyto(part, value, where, "nan_to_num")
+        return
+    value = to_device(value, part._device, "nan_to_num")
+    if not np.can_cast(value.dtype, part.dtype, "same_kind"):
+        raise TypeError(f"asnumpy.nan_to_num: Cannot cast array data from {value.dtype!r} to "
+                        f"{part.dtype!r} according to the rule 'same_kind'")
+    try:
+        if np.broadcast_shapes(value.shape, part.shape) == part.shape:
+            UFUNCS["maximum"](value, value, out=part, where=where, casting="same_kind")
+            return
+    except ValueError:
+        pass
+    raise ValueError(f"asnumpy.nan_to_num: could not broadcast input array from shape "
+                     f"{value.shape} into shape {part.shape}")
 
 
 def _ndarray_clip(self, min=None, max=None, out=None, **kwargs):
