@@ -14,6 +14,7 @@ Roots, fits and quadrature go through LAPACK and differ by rounding only.
 import pickle
 import subprocess
 import sys
+from inspect import signature
 
 import numpy
 import pytest
@@ -321,6 +322,7 @@ ERRORS = [
     ("div", lambda f: f([1, 2], [0])),
     ("pow", lambda f: f([1, 2], -1)),
     ("pow", lambda f: f([1, 2], 1.5)),
+    ("pow", lambda f: f([1, 2], 17)),                               # maxpower 16 but poly
     ("add", lambda f: f([], [1])),
     ("mul", lambda f: f([[1, 2]], [1])),
     ("trim", lambda f: f([1, 2], -1)),
@@ -500,16 +502,28 @@ def test_numpy_polynomial_refuses_device_arrays():
     assert asnumpy.polynomial.polynomial.polyval(0.5, c).item() == 2.0
 
 
+@pytest.mark.parametrize("value", [1.5, 1e20, -0.0, numpy.nan, 2.5e-9])
+@pytest.mark.parametrize("parens", [False, True])
+def test_format_float(value, parens):
+    expected = numpy.polynomial.polyutils.format_float(value, parens)
+    assert asnumpy.polynomial.polyutils.format_float(value, parens) == expected
+    assert asnumpy.polynomial.polyutils.format_float(asnumpy.asarray(value), parens) == expected
+
+
 def test_public_names_match_numpy():
     assert set(asnumpy.polynomial.__all__) == set(numpy.polynomial.__all__) | {"polyutils"}
-    for module, _ in MODULES:
+    for module in [m for m, _ in MODULES] + ["polyutils"]:
         ours, theirs = mod(asnumpy, module), mod(numpy, module)
         assert set(ours.__all__) == set(theirs.__all__)
         for name in theirs.__all__:
             assert callable(getattr(ours, name)) == callable(getattr(theirs, name)), name
+    for module, prefix in MODULES:
+        for name in ("pow", "int", "fit", "val", "der", "companion"):
+            ours, theirs = fn(asnumpy, module, prefix, name), fn(numpy, module, prefix, name)
+            assert signature(ours) == signature(theirs), (module, name)
     f = asnumpy.polynomial.chebyshev.chebfit
     assert f.__name__ == "chebfit" and "numpy.polynomial.chebyshev.chebfit" in f.__doc__
-    assert str(__import__("inspect").signature(f)) == "(x, y, deg, rcond=None, full=False, w=None)"
+    assert str(signature(f)) == "(x, y, deg, rcond=None, full=False, w=None)"
 
 
 def test_import_asnumpy_does_not_import_polynomial():

@@ -70,6 +70,9 @@ def _number(value: Fraction):
     return int(value) if value.denominator == 1 else float(value)
 
 
+#: ``pow``'s maxpower when none is given: the family's (NumPy's modules differ: 16 or None)
+_DEFAULT = object()
+
 #: fit's checks of its data (NumPy's order and messages; each raises TypeError)
 _FIT_CHECKS = (
     (lambda x, y: x.ndim != 1, "expected 1D vector for x"),
@@ -530,7 +533,8 @@ class Family:
             quo.append(q)
         return stack(quo[::-1]).astype(c1.dtype), trimseq(rem)
 
-    def pow(self, c, pow, maxpower=None):  # noqa: A002 (NumPy's signature)
+    def pow(self, c, pow, maxpower=_DEFAULT):  # noqa: A002 (NumPy's signature)
+        maxpower = self.maxpower if maxpower is _DEFAULT else maxpower
         [c] = as_series([c])
         power = int(pow)
         if power != pow or power < 0:
@@ -700,6 +704,9 @@ def public_function(family: Family, method: str, name: str, summary: str):
     """The public ``asnumpy.polynomial.<module>.<name>``: `family`'s `method`, documented."""
     bound = getattr(family, method)
     signature = inspect.signature(bound)
+    signature = signature.replace(parameters=[
+        p.replace(default=family.maxpower) if p.default is _DEFAULT else p
+        for p in signature.parameters.values()])
 
     def function(*args, **kwargs):
         return bound(*args, **kwargs)

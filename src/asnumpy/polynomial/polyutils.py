@@ -26,7 +26,8 @@ from .._core.reductions import max as amax
 from .._core.reductions import min as amin
 from .._core.reductions._common import named
 
-__all__ = ["as_series", "getdomain", "mapdomain", "mapparms", "trimcoef", "trimseq"]
+__all__ = ["as_series", "format_float", "getdomain", "mapdomain", "mapparms", "trimcoef",
+           "trimseq"]
 
 
 def as_int(value, what: str) -> int:
@@ -251,6 +252,30 @@ def mapdomain(x, old, new):
         x = device_array(x, device_of(x, old, new), "polynomial.polyutils.mapdomain")
     off, scl = mapparms(old, new)
     return off + scl * x
+
+
+def format_float(x, parens=False):
+    """A coefficient as the series classes print it (NumPy's print options).
+
+    Parameters
+    ----------
+    x : scalar
+        A number (a 0-d device array is read back).
+    parens : bool, optional
+        Whether a number printed in scientific notation (or a nan/inf) is put in
+        parentheses, as inside a printed series.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    numpy.polynomial.polyutils.format_float
+    """
+    if isinstance(x, ndarray):
+        x = x.get()[()]
+    return np.polynomial.polyutils.format_float(x, parens)
 
 
 def host_interval(value, what: str) -> np.ndarray:
