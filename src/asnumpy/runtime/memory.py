@@ -410,7 +410,12 @@ class MemoryPool:
             return getattr(self, name)
 
     def used_bytes(self) -> int:
-        """Bytes held by live arrays (rounded to size classes)."""
+        """Bytes held by live arrays (rounded to size classes).
+
+        On the cpu device, results under 1 MiB that the fast lane made while
+        this pool was not accounting (:meth:`set_accounting`: no limit) hold
+        NumPy's memory and are not in it.
+        """
         return self._stat("_used_bytes")
 
     def free_bytes(self) -> int:
