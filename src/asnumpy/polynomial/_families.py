@@ -14,7 +14,8 @@ import math
 from fractions import Fraction
 
 from .._core.ufuncs import exp, sqrt
-from ._family import Family, chebyshev_gauss, module_constants, module_functions
+from ._family import Family, chebyshev_gauss
+from ._public import module_constants, module_functions
 from ._series import SeriesBase
 
 __all__ = ["FAMILIES", "populate"]

@@ -34,7 +34,6 @@ result dtypes are NumPy's.  Data-dependent shapes (trailing zeros trimmed,
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from fractions import Fraction
 
@@ -48,14 +47,13 @@ from .._core.manipulation import concatenate, moveaxis, stack
 from .._core.ndarray import ndarray
 from .._core.order_statistics import convolve
 from .._core.reductions import sum as asum
-from .._core.reductions._common import named
 from .._core.sorting import sort
 from .._core.transfer import asarray
 from .._core.ufuncs import cos, matmul, multiply, sqrt, square
 from ..linalg import eigvals, eigvalsh, lstsq
 from .polyutils import as_int, as_series, device_array, trimcoef, trimseq
 
-__all__ = ["Family", "OPERATIONS"]
+__all__ = ["DEFAULT", "Family", "chebyshev_gauss"]
 
 _INTEGER_KINDS = "biu"
 
@@ -71,7 +69,7 @@ def _number(value: Fraction):
 
 
 #: ``pow``'s maxpower when none is given: the family's (NumPy's modules differ: 16 or None)
-_DEFAULT = object()
+DEFAULT = object()
 
 #: fit's checks of its data (NumPy's order and messages; each raises TypeError)
 _FIT_CHECKS = (
@@ -533,8 +531,8 @@ class Family:
             quo.append(q)
         return stack(quo[::-1]).astype(c1.dtype), trimseq(rem)
 
-    def pow(self, c, pow, maxpower=_DEFAULT):  # noqa: A002 (NumPy's signature)
-        maxpower = self.maxpower if maxpower is _DEFAULT else maxpower
+    def pow(self, c, pow, maxpower=DEFAULT):  # noqa: A002 (NumPy's signature)
+        maxpower = self.maxpower if maxpower is DEFAULT else maxpower
         [c] = as_series([c])
         power = int(pow)
         if power != pow or power < 0:
@@ -638,108 +636,3 @@ def chebyshev_gauss(deg):
     """Gauss-Chebyshev nodes and weights in closed form (NumPy's order: descending nodes)."""
     x = cos(np.pi * arange(1, 2 * deg, 2) / (2.0 * deg))
     return x, zeros(deg) + np.pi / deg
-
-
-#: The public operations: name suffix, method, and what its docstring says.
-OPERATIONS = {
-    "val": ("val", "Evaluate a {title} series at points x."),
-    "val2d": ("val2d", "Evaluate a 2-D {title} series at points (x, y)."),
-    "val3d": ("val3d", "Evaluate a 3-D {title} series at points (x, y, z)."),
-    "grid2d": ("grid2d", "Evaluate a 2-D {title} series on the Cartesian product of x and y."),
-    "grid3d": ("grid3d", "Evaluate a 3-D {title} series on the Cartesian product of x, y, z."),
-    "vander": ("vander", "Pseudo-Vandermonde matrix of the {title} basis of degree deg."),
-    "vander2d": ("vander2d", "Pseudo-Vandermonde matrix of 2-D {title} series at (x, y)."),
-    "vander3d": ("vander3d", "Pseudo-Vandermonde matrix of 3-D {title} series at (x, y, z)."),
-    "fit": ("fit", "Least-squares fit of a {title} series to data."),
-    "der": ("der", "Differentiate a {title} series."),
-    "int": ("int", "Integrate a {title} series."),
-    "add": ("add", "Add one {title} series to another."),
-    "sub": ("sub", "Subtract one {title} series from another."),
-    "mulx": ("mulx", "Multiply a {title} series by x."),
-    "mul": ("mul", "Multiply one {title} series by another."),
-    "div": ("div", "Divide one {title} series by another (quotient and remainder)."),
-    "pow": ("pow", "Raise a {title} series to a power."),
-    "line": ("line", "The {title} series whose graph is the line off + scl*x."),
-    "fromroots": ("fromroots", "The {title} series with the given roots."),
-    "roots": ("roots", "Roots of a {title} series."),
-    "companion": ("companion", "Companion matrix of a {title} series."),
-    "trim": ("trim", "Remove small trailing coefficients from a {title} series."),
-    "2poly": ("to_power", "Convert a {title} series to a power series."),
-    "weight": ("weight", "The weight function of the {title} basis."),
-    "gauss": ("gauss", "Gauss-{title} quadrature nodes and weights."),
-}
-# the names of the form poly2<prefix> (from_power)
-FROM_POWER = ("from_power", "Convert a power series to a {title} series.")
-
-_DOC = """{summary}
-
-    Runs on the device of the asnumpy arrays among the arguments (host data is
-    copied there; arrays on two devices raise ValueError).  Values, dtypes,
-    shapes and errors are those of ``numpy.polynomial.{module}.{name}``.
-
-    Parameters
-    ----------
-{parameters}
-
-    Returns
-    -------
-    asnumpy.ndarray or tuple
-        As ``numpy.polynomial.{module}.{name}``, on the arguments' device.
-
-    See Also
-    --------
-    numpy.polynomial.{module}.{name}
-    """
-
-
-def _parameter_lines(signature) -> str:
-    lines = []
-    for parameter in signature.parameters.values():
-        default = "" if parameter.default is inspect.Parameter.empty else ", optional"
-        lines.append(f"    {parameter.name} : see NumPy's function{default}")
-    return "\n".join(lines)
-
-
-def public_function(family: Family, method: str, name: str, summary: str):
-    """The public ``asnumpy.polynomial.<module>.<name>``: `family`'s `method`, documented."""
-    bound = getattr(family, method)
-    signature = inspect.signature(bound)
-    signature = signature.replace(parameters=[
-        p.replace(default=family.maxpower) if p.default is _DEFAULT else p
-        for p in signature.parameters.values()])
-
-    def function(*args, **kwargs):
-        return bound(*args, **kwargs)
-
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = f"asnumpy.polynomial.{family.module}"
-    function.__doc__ = _DOC.format(summary=summary.format(title=family.title),
-                                   module=family.module, name=name,
-                                   parameters=_parameter_lines(signature))
-    function.__signature__ = signature
-    return named(f"polynomial.{family.module}.{name}")(function)
-
-
-def module_functions(family: Family) -> dict:
-    """Every public function of `family`'s module, by name."""
-    out = {}
-    for suffix, (method, summary) in OPERATIONS.items():
-        if suffix in ("2poly", "weight", "gauss") and not family.orthogonal:
-            continue
-        name = family.prefix + suffix
-        out[name] = public_function(family, method, name, summary)
-    if family.orthogonal:
-        name = "poly2" + family.prefix
-        out[name] = public_function(family, FROM_POWER[0], name, FROM_POWER[1])
-    return out
-
-
-def module_constants(family: Family) -> dict:
-    """``<prefix>domain``, ``<prefix>zero``, ``<prefix>one``, ``<prefix>x`` (host arrays)."""
-    return {
-        family.prefix + "domain": np.array(family.domain),
-        family.prefix + "zero": np.array([0]),
-        family.prefix + "one": np.array([1]),
-        family.prefix + "x": np.array(family.x_series),
-    }
-
