@@ -344,3 +344,47 @@ def test_item15_nan_to_num_takes_arrays_of_replacements(xp):
 ])
 def test_item15_nan_to_num_refuses_replacements_numpy_cannot_copy(call):
     raises_as_numpy((TypeError, ValueError))(call)()
+
+
+# -- item 18: lstsq's plain tuple, fftn over no axes, astype(order=None), dump/dumps -----------
+
+def test_item18_lstsq_returns_a_plain_tuple():
+    for xp in (numpy, asnumpy):
+        result = xp.linalg.lstsq(xp.eye(3), xp.ones(3))
+        assert type(result) is tuple and len(result) == 4
+    testing.numpy_asnumpy_array_equal()(
+        lambda xp: xp.linalg.lstsq(xp.asarray([[1., 2], [3, 4], [5, 7]]), xp.ones(3)))()
+
+
+@pytest.mark.parametrize("name", ["fft2", "fftn", "ifft2", "ifftn"])
+def test_item18_fftn_over_no_axes_is_the_input_itself(name):
+    for xp in (numpy, asnumpy):
+        for a in (xp.ones((2, 3), dtype=complex), xp.ones((2, 3))):
+            assert getattr(xp.fft, name)(a, axes=()) is a
+            out = xp.empty((2, 3), dtype=complex)
+            assert getattr(xp.fft, name)(a, axes=[], out=out) is a
+    raises_as_numpy(ValueError)(
+        lambda xp: getattr(xp.fft, name)(xp.ones((2, 3), dtype=complex), s=(3,), axes=()))()
+
+
+@testing.numpy_asnumpy_array_equal(strides_check="exact")
+def test_item18_astype_order_none_keeps_the_layout(xp):
+    a = xp.arange(6).reshape(2, 3).T
+    return a.astype(float, order=None), a.astype(numpy.int8, order=None, copy=False)
+
+
+def test_item18_dump_and_dumps_pickle_the_array(tmp_path):
+    import pickle
+
+    a = asnumpy.arange(6.).reshape(2, 3)[:, ::2]
+    back = pickle.loads(a.dumps())
+    assert isinstance(back, asnumpy.ndarray) and back.device == a.device
+    testing.assert_array_equal(back, a)
+    assert a.dumps()[:2] == numpy.arange(2).dumps()[:2]            # protocol 2, as NumPy
+    for target in (tmp_path / "a.pkl", str(tmp_path / "b.pkl")):
+        a.dump(target)
+        with open(target, "rb") as handle:
+            testing.assert_array_equal(pickle.load(handle), a)
+    with open(tmp_path / "c.pkl", "wb") as handle:
+        a.dump(handle)
+    testing.assert_array_equal(numpy.load(tmp_path / "c.pkl", allow_pickle=True), a)

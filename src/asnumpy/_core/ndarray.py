@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import builtins
 import operator
+import os
+import pickle
 import warnings
 
 import numpy as np
@@ -415,6 +417,21 @@ class ndarray:
 
     def __reduce__(self):
         return _rebuild, (self._host_copy(), self._device.name)
+
+    def dumps(self) -> bytes:
+        """The array pickled (protocol 2, as ``numpy.ndarray.dumps``); ``pickle.loads`` rebuilds
+        it on the same device."""
+        return pickle.dumps(self, protocol=2)
+
+    def dump(self, file) -> None:
+        """Pickle the array to ``file`` (a path, or a file opened for binary writing), as
+        ``numpy.ndarray.dump``; ``pickle.load`` (or ``numpy.load(..., allow_pickle=True)``)
+        reads it back as an asnumpy array."""
+        if isinstance(file, (str, bytes, os.PathLike)):
+            with open(file, "wb") as handle:
+                pickle.dump(self, handle, protocol=2)
+        else:
+            pickle.dump(self, file, protocol=2)
 
     def __repr__(self) -> str:
         from ._formatting import array_repr

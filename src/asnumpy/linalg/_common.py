@@ -22,7 +22,7 @@ from .._core.ndarray import ndarray
 from .._core.reductions._common import named
 
 __all__ = [
-    "EigResult", "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult",
+    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult",
     "SlogdetResult", "device_of", "fetch", "named", "operands", "run",
 ]
 
@@ -42,11 +42,6 @@ except ImportError:   # pragma: no cover - NumPy without the named results
     QRResult = collections.namedtuple("QRResult", ["Q", "R"])
     SlogdetResult = collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
     SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
-try:
-    from numpy.linalg._linalg import LstsqResult
-except ImportError:
-    LstsqResult = collections.namedtuple(
-        "LstsqResult", ["x", "residuals", "rank", "singular_values"])
 
 
 def operands(func, *values):

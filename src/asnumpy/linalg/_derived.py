@@ -14,7 +14,7 @@ import numpy as np
 
 from .._core._launch import empty, launch
 from .._core.reductions._common import NoValue
-from ._common import LinAlgError, LstsqResult, fetch, named, operands, probe, run
+from ._common import LinAlgError, fetch, named, operands, probe, run
 from ._lapack import inv, solve
 
 __all__ = [
@@ -124,8 +124,8 @@ def lstsq(a, b, rcond=None):
 
     Returns
     -------
-    LstsqResult
-        ``(x, residuals, rank, singular_values)``.  ``residuals`` are the
+    tuple
+        ``(x, residuals, rank, singular_values)`` (a plain tuple, as NumPy 2.4's).  ``residuals`` are the
         squared 2-norms of ``b - a @ x`` per column (shape ``(K,)``, or
         ``(1,)`` for 1-D ``b``) when ``rank == N < M``, else empty.
     """
@@ -138,7 +138,7 @@ def lstsq(a, b, rcond=None):
     residuals = empty((k,), residuals.dtype, device, func=func)
     count = empty((), np.dtype(np.intp), device, func=func)
     launch("lstsq", (x, residuals, rank, s, count), a, b, rcond, func=func)
-    return LstsqResult(x, residuals[:int(fetch(count))], rank, s)
+    return x, residuals[:int(fetch(count))], rank, s
 
 
 def _norm_args(func, x, kwargs):
