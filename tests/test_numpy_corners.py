@@ -388,3 +388,14 @@ def test_item18_dump_and_dumps_pickle_the_array(tmp_path):
     with open(tmp_path / "c.pkl", "wb") as handle:
         a.dump(handle)
     testing.assert_array_equal(numpy.load(tmp_path / "c.pkl", allow_pickle=True), a)
+
+
+# -- item 19: take from a 0-d array with device indices ---------------------------------------
+
+@pytest.mark.parametrize("axis", [None, 0, -1, 1])
+@pytest.mark.parametrize("indices", [[0, 0], [[0, -1]], 0, [], [1]], ids=repr)
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_item19_take_from_a_0d_array_with_device_indices(axis, indices, mode):
+    testing.numpy_asnumpy_array_equal(accept_error=(IndexError, ValueError))(
+        lambda xp: xp.asarray(xp.take(xp.asarray(5.), xp.asarray(numpy.array(indices, numpy.intp)),
+                                      axis=axis, mode=mode)))()

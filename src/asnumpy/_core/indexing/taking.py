@@ -99,6 +99,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         # NumPy's text (take buffers ``out`` then, so nothing is half-written).
         stand_in = np.zeros(tuple(min(n, 1) for n in indices.shape), indices.dtype)
         np.take(standin(a), stand_in, axis=axis, mode=mode)
+        if a.ndim == 0 and axis is not None:
+            a = a.reshape(1)            # NumPy takes along axis 0 (or -1) of a 0-d array as 1-d
         if axis is None:
             shape = indices.shape
         else:
