@@ -34,6 +34,7 @@ result dtypes are NumPy's.  Data-dependent shapes (trailing zeros trimmed,
 
 from __future__ import annotations
 
+import threading
 import warnings
 from fractions import Fraction
 
@@ -67,6 +68,9 @@ def _number(value: Fraction):
     """A fraction as the Python int it is, else as a float (NumPy's constant arrays)."""
     return int(value) if value.denominator == 1 else float(value)
 
+
+#: how many constant tables (derivative, antiderivative, conversion, companion) a family keeps
+_TABLES_KEPT = 64
 
 #: ``pow``'s maxpower when none is given: the family's (NumPy's modules differ: 16 or None)
 DEFAULT = object()
@@ -121,7 +125,8 @@ class Family:
         self._closed_gauss = gauss
         self.remainder_promotes = remainder_promotes
         self.orthogonal = weight is not None
-        self._tables: dict = {}
+        self._tables: dict = {}        # (key, n) -> host table, in order of use
+        self._lock = threading.Lock()
         # forward form: P_{k+1} = (alpha_k x + beta_k) P_k - gamma_k P_{k-1}
         self._forward = {}
         # the series of x itself: x = diag(0) P_0 + up(0) P_1
@@ -145,9 +150,17 @@ class Family:
         return self._forward[k]
 
     def _table(self, key, n, build):
-        if (key, n) not in self._tables:
-            self._tables[(key, n)] = build(n)
-        return self._tables[(key, n)]
+        """The constant table `key` for length `n`, built once (the most recent kept)."""
+        with self._lock:
+            table = self._tables.pop((key, n), None)
+        if table is None:
+            table = build(n)            # outside the lock: a table may ask for another
+        with self._lock:
+            self._tables.pop((key, n), None)
+            if len(self._tables) >= _TABLES_KEPT:
+                del self._tables[next(iter(self._tables))]      # the least recently used
+            self._tables[(key, n)] = table
+        return table
 
     def _mulx_exact(self, v):
         out = [Fraction(0)] * (len(v) + 1)
