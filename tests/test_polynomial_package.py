@@ -478,6 +478,9 @@ def test_results_stay_on_the_input_device():
                asnumpy.polynomial.Chebyshev(c).roots(), cheb.chebadd(c, [1, 2])]
     assert all(r.device == other for r in results)
     assert asnumpy.polynomial.Chebyshev(c).linspace(3)[0].device == other
+    assert asnumpy.polynomial.Chebyshev(c)(numpy.array([0.5, 1.0])).device == other
+    assert asnumpy.polynomial.Chebyshev(c)([0.5]).device == other
+    assert asnumpy.polynomial.Chebyshev.fit(x, [1.0, 2.0], 1).coef.device == other
     with pytest.raises(ValueError, match="device"):
         cheb.chebval(asnumpy.asarray([0.5]), c)
     with pytest.raises(ValueError, match="device"):

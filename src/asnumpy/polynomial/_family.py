@@ -64,6 +64,11 @@ def _inexact(c):
     return c.astype(np.float64) if c.dtype.kind in _INTEGER_KINDS else c
 
 
+def _scales(scl) -> bool:
+    """Whether multiplying by `scl` can change anything (it is not the Python number 1)."""
+    return not (type(scl) in (int, float) and scl == 1)
+
+
 def _number(value: Fraction):
     """A fraction as the Python int it is, else as a float (NumPy's constant arrays)."""
     return int(value) if value.denominator == 1 else float(value)
@@ -468,7 +473,7 @@ class Family:
             matrix = np.eye(n)
             for size in range(n, n - cnt, -1):
                 matrix = self._table("der", size, self._derivative_columns) @ matrix
-            for _ in range(cnt):
+            for _ in range(cnt if _scales(scl) else 0):
                 multiply(c, scl, out=c)      # NumPy's in-place ``c *= scl``: c's dtype stays
             c = self._apply(matrix, c)
         return moveaxis(c, 0, iaxis)
@@ -494,7 +499,8 @@ class Family:
         k = list(k) + [0] * (cnt - len(k))
         for i in range(cnt):
             n = c.shape[0]
-            multiply(c, scl, out=c)          # in place, as NumPy's: c's dtype stays
+            if _scales(scl):
+                multiply(c, scl, out=c)      # in place, as NumPy's: c's dtype stays
             if n == 1 and not bool((c[0] != 0).any()):
                 c[0] += k[i]
                 continue

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._core._launch import check_same_device
 from .._core.creation import linspace as _linspace
+from .._core.elementwise._common import to_device
 from .._core.ndarray import ndarray
 from .polyutils import as_series, getdomain, host_interval, mapdomain, mapparms
 
@@ -163,6 +164,8 @@ class SeriesBase:
         return iter(self.coef)
 
     def __call__(self, arg):
+        if isinstance(arg, (list, tuple, np.ndarray)):
+            arg = to_device(arg, self.coef.device, "polynomial.SeriesBase.__call__")
         return self.family.val(mapdomain(arg, self.domain, self.window), self.coef)
 
     def __getstate__(self):
