@@ -5,6 +5,8 @@ the results (values, dtypes, shapes, layouts where asked; errors where NumPy
 raises) must agree. Each test is named after the item it holds.
 """
 
+import operator
+
 import numpy
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -399,3 +401,67 @@ def test_item19_take_from_a_0d_array_with_device_indices(axis, indices, mode):
     testing.numpy_asnumpy_array_equal(accept_error=(IndexError, ValueError))(
         lambda xp: xp.asarray(xp.take(xp.asarray(5.), xp.asarray(numpy.array(indices, numpy.intp)),
                                       axis=axis, mode=mode)))()
+
+
+# -- item 20: which error NumPy raises first ---------------------------------------------------
+
+def _read_only(xp, dtype):
+    out = xp.zeros(3, dtype)
+    out.flags.writeable = False
+    return out
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.add(xp.ones(3), 1.5, out=_read_only(xp, int)),        # casting
+    lambda xp: xp.add(xp.ones(2), 1, out=_read_only(xp, int)),          # shape
+    lambda xp: xp.add(xp.ones(3), 2**70, out=_read_only(xp, bool)),     # overflow
+    lambda xp: xp.negative(xp.ones(3), out=_read_only(xp, bool)),
+])
+def test_item20_ufunc_out_refuses_read_only_first(call):
+    raises_as_numpy(ValueError)(call)()
+    with pytest.raises(ValueError, match="read-only"):
+        call(asnumpy)
+
+
+@pytest.mark.parametrize("value", [2**63, 2**64, -2**63 - 1, 2**70])
+@pytest.mark.parametrize("op", [operator.iadd, operator.ior, operator.imul, operator.isub])
+def test_item20_bool_in_place_with_an_out_of_range_int_overflows(op, value):
+    @raises_as_numpy((OverflowError, TypeError))
+    def check(xp):
+        return op(xp.asarray([True, False]), value)
+
+    check()
+    b = asnumpy.asarray([True, False])
+    with pytest.raises(OverflowError):
+        op(b, value)
+    testing.assert_array_equal(b, [True, False])               # untouched
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.left_shift.at(xp.arange(3.), [5], 1),
+    lambda xp: xp.left_shift.at(xp.arange(3), [5], 1.5),
+    lambda xp: xp.invert.at(xp.arange(3.), [5]),
+    lambda xp: xp.negative.at(xp.asarray([True, False]), [5]),
+    lambda xp: xp.divmod.at(xp.arange(3), [5], 1),
+    lambda xp: xp.add.at(xp.arange(3), [5], 2**70),              # the index, then the int
+    lambda xp: xp.add.at(xp.arange(3), [0], 2**70),
+    lambda xp: xp.add.at(xp.arange(3), [5], xp.asarray([1, 2])),
+])
+def test_item20_ufunc_at_resolves_the_loop_before_the_indices(call):
+    raises_as_numpy((TypeError, ValueError, IndexError, OverflowError))(call)()
+
+
+@pytest.mark.parametrize("tolerance", [10**30, 2**64, -2**63 - 1])
+@pytest.mark.parametrize("name", ["atol", "rtol"])
+def test_item20_isclose_refuses_an_overflowing_tolerance_before_broadcasting(name, tolerance):
+    for shapes in (((2,), (3,)), ((2,), (2,))):
+        raises_as_numpy(TypeError)(lambda xp: xp.isclose(
+            xp.ones(shapes[0], int), xp.ones(shapes[1], int), **{name: tolerance}))()
+
+
+@pytest.mark.parametrize("dtype", ["f2", "f4", "f8", "i1", "u8"])
+@pytest.mark.parametrize("b", [2**63, 2**64, 2**70, 1e300, 300, -1, 1e-300])
+@same_as_numpy()
+def test_item20_isclose_computes_python_scalars_as_python_numbers(xp, dtype, b):
+    with numpy.errstate(all="ignore"):
+        return xp.isclose(xp.asarray([1, 2], dtype=dtype), b)

@@ -5,6 +5,7 @@ isreal, iscomplex, isrealobj, iscomplexobj, isneginf, isposinf.
 from __future__ import annotations
 
 import math
+import operator
 import warnings
 
 import numpy as np
@@ -61,10 +62,9 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         y = float(y)
     if not (_all_finite(atol) and _all_finite(rtol)):
         _report_invalid(f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}")
-    absolute = UFUNCS["absolute"]
     with np.errstate(invalid="ignore"):
-        bound = UFUNCS["add"](atol, UFUNCS["multiply"](rtol, absolute(y)))
-        within = UFUNCS["less_equal"](absolute(UFUNCS["subtract"](x, y)), bound)
+        bound = _weak("add", atol, _weak("multiply", rtol, _weak("absolute", y)))
+        within = UFUNCS["less_equal"](_weak("absolute", _weak("subtract", x, y)), bound)
         result = UFUNCS["logical_or"](UFUNCS["logical_and"](within, UFUNCS["isfinite"](y)),
                                       UFUNCS["equal"](x, y))
         if equal_nan:
@@ -73,11 +73,28 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return result
 
 
+_PYTHON_OPS = {"add": operator.add, "multiply": operator.mul, "subtract": operator.sub,
+               "absolute": abs}
+
+
+def _weak(name, *args):
+    """The ufunc ``name`` of ``args``; of Python numbers alone, Python's operator, as in
+    NumPy's isclose (``rtol * abs(y)`` of Python floats stays a weak Python float)."""
+    if all(isinstance(a, _PY_NUMBERS) for a in args):
+        return _PYTHON_OPS[name](*args)
+    return UFUNCS[name](*args)
+
+
 def _all_finite(value) -> bool:
     if isinstance(value, ndarray):
         return all_true(UFUNCS["isfinite"](value))
     if isinstance(value, complex):
         return math.isfinite(value.real) and math.isfinite(value.imag)
+    if type(value) is int and not -2**63 <= value < 2**64:
+        # NumPy's isfinite sees an object array, before any broadcasting
+        raise TypeError("asnumpy.isclose: ufunc 'isfinite' not supported for the input types, "
+                        "and the inputs could not be safely coerced to any supported types "
+                        f"according to the casting rule ''safe'' (a tolerance of {value})")
     return math.isfinite(value)
 
 

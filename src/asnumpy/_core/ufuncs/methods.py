@@ -316,14 +316,25 @@ def at(ufunc, a, indices, b):
         raise ValueError(f"asnumpy.{func}: second operand provided when ufunc is unary")
     if ufunc.signature is not None:
         raise TypeError(f"asnumpy.{func}: does not support ufunc with non-trivial signature")
+    if ufunc.nout != 1:
+        raise ValueError(f"asnumpy.{func}: Only single output ufuncs supported at this time")
+    operand = b is not None and (
+        isinstance(b, ndarray) or not isinstance(b, (int, float, complex, np.generic)))
+    if operand:
+        b = _device_array(b, func, a._device)
+    # NumPy resolves the loop before it reads the indices (its TypeError
+    # first), and converts a Python int's value after them (1 stands in)
+    kind = (np.ones((), b.dtype),) if operand else () if b is None else (
+        1 if type(b) is int else b,)
+    with _probing(func):
+        ufunc._numpy.at(np.ones(1, a.dtype), np.zeros(1, np.intp), *kind)
     index = _host_index(indices)
     # NumPy's IndexError for bad indices, and the selection's shape, from a
     # zero-strided stand-in of ``a``: no device data is read.
     selection = np.broadcast_to(np.zeros((), a.dtype), a.shape)[index]
     selected = np.shape(selection)
     if b is not None:
-        if isinstance(b, ndarray) or not isinstance(b, (int, float, complex, np.generic)):
-            b = _device_array(b, func, a._device)
+        if operand:
             try:
                 fits = np.broadcast_shapes(b.shape, selected) == selected
             except ValueError:

@@ -157,6 +157,9 @@ class ufunc:
             raise TypeError(f"asnumpy.{name}() takes from {nin} to {self.nargs} positional "
                             f"arguments but {len(args)} were given")
         outs = _outs(name, nout, args[nin:], kwargs)
+        # NumPy refuses a read-only output first, before any dtype or shape check
+        if any(out is not None and not out.flags.writeable for out in outs):
+            raise ValueError(f"asnumpy.{name}: output array is read-only")
         casting = _text_option(name, "casting", kwargs.get("casting", "same_kind"))
         if casting not in _CASTINGS:
             raise ValueError(f"asnumpy.{name}: casting must be one of 'no', 'equiv', 'safe', "
@@ -187,6 +190,8 @@ class ufunc:
         out_dtypes = tuple(None if o is None else o._dtype for o in outs)
         resolve_options = {"casting": casting} if signature is None else {
             "casting": casting, "signature": signature}
+        if int in map(type, inputs) and any(d is not None for d in out_dtypes):
+            _convert_ints(numpy_ufunc, inputs, dtypes, nout, resolve_options)
         loop = numpy_ufunc.resolve_dtypes(dtypes + out_dtypes, **resolve_options)
         # dtype=object, 'U', longdouble, ... (ml_dtypes' floats pass is_supported)
         if not _SUPPORTED.issuperset(loop) and not all(map(is_supported, loop)):
@@ -206,8 +211,6 @@ class ufunc:
         for index, out in enumerate(outs):
             if out is not None:
                 out_shapes[index] = _shapes.check_out_shape(name, out.shape, out_shapes[index])
-                if not out.flags.writeable:
-                    raise ValueError(f"asnumpy.{name}: output array is read-only")
                 check_same_device(name, device, out)
         # what NumPy's iterator lays a new output out by (order 'K' and 'A')
         like = (inputs, tuple(o for o in (*outs, where) if o is not None), self.signature)
@@ -258,6 +261,23 @@ class ufunc:
         from . import methods
 
         return methods.at(self, a, indices, b)
+
+
+def _convert_ints(numpy_ufunc, inputs, dtypes, nout, resolve_options):
+    """Python ints converted to the loop's input dtype, as NumPy does before it checks ``out=``.
+
+    ``bool_array += 2**64`` is OverflowError in NumPy (the int meets int64,
+    the loop without the output), not the cast of int64 into bool; the loop
+    without outputs is resolved for this only, its own errors left to the
+    real resolution.
+    """
+    try:
+        loop = numpy_ufunc.resolve_dtypes(dtypes + (None,) * nout, **resolve_options)
+    except (TypeError, ValueError):
+        return
+    for value, dtype in zip(inputs, loop):
+        if type(value) is int:
+            np.asarray(value, dtype=_INT64 if dtype == _BOOL else dtype)
 
 
 class Plan:
