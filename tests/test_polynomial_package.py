@@ -28,7 +28,7 @@ MODULES = [("polynomial", "poly"), ("chebyshev", "cheb"), ("legendre", "leg"),
            ("laguerre", "lag"), ("hermite", "herm"), ("hermite_e", "herme")]
 ORTHOGONAL = MODULES[1:]
 CLASSES = ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE"]
-DTYPES = [numpy.int64, numpy.float32, numpy.float64, numpy.complex128]
+DTYPES = [numpy.int64, numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
 
 # float32 results come from different (equally valid) orders of operations than NumPy's
 TOL = {numpy.float32: 2e-3, numpy.complex64: 2e-3, "default": 1e-8}
@@ -55,12 +55,12 @@ def coefficients(n, dtype, xp, scale=1.0):
 
 
 def at_input_precision(results, dtype):
-    """For float32 inputs: each result's dtype, and its values rounded to float32.
+    """For single-precision inputs: each result's dtype, and its values rounded to single.
 
     NumPy and asnumpy round float32 data at different steps on the way to a float64
     result (a fit with float64 weights, a promoted remainder); the values then agree to
     float32's precision only, which the float32 tolerance checks."""
-    if numpy.dtype(dtype) != numpy.float32:
+    if numpy.dtype(dtype) not in (numpy.float32, numpy.complex64):
         return results
     out = []
     for r in results:
