@@ -175,3 +175,18 @@ def test_cuda_memmaps_are_copies_written_back(cuda, tmp_path, offset):
         del view
         gc.collect()
     assert asnumpy_path.read_bytes() == numpy_path.read_bytes()
+
+
+@pytest.mark.parametrize("mode", ["r", "c", "r+"])
+@pytest.mark.parametrize("device", ["cpu:0", "cpu:2"])
+def test_a_copy_keeps_its_memory_while_arrays_use_it(tmp_path, mode, device):
+    # the copy's pool block was freed at once in modes 'r' and 'c' (nothing held it):
+    # the next allocation of its size class took it and the memmap showed that array
+    values = np.array([[-5, -3, -6, -1], [0, -1, -2, 6]], dtype=np.int32)
+    path = tmp_path / "data"
+    path.write_bytes(bytes(9) + values.tobytes())
+    mapped = ap.memmap(path, np.int32, mode, offset=9, shape=values.shape, device=device)
+    gc.collect()
+    others = [ap.arange(1, 8, 2, dtype=np.int64, device=device) for _ in range(4)]
+    np.testing.assert_array_equal(ap.asnumpy(mapped), values)
+    np.testing.assert_array_equal(ap.asnumpy(others[0]), [1, 3, 5, 7])

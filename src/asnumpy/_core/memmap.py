@@ -34,11 +34,17 @@ class _CopyOfMapping(Buffer):
 
     Every array over the copy (the memmap, its views) holds this buffer, so
     its death is the moment the last of them is gone: a ``weakref.finalize``
-    then writes the copy back.  The finalizer holds the pool block itself
-    (``block``), which this buffer only borrows.
+    then writes the copy back.  The pool block itself (``block``), which this
+    buffer only borrows, is held by the buffer (in every mode: in 'r' and 'c'
+    nothing else keeps it, and a freed block would be handed to the next
+    allocation under the memmap's feet) and by the finalizer, which outlives it.
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "block")
+
+    def __init__(self, block):
+        super().__init__(block.handle, block.nbytes, block.device)
+        self.block = block
 
 
 def _write_back(block, shape, dtype, strides, offset, device, mapped) -> None:
@@ -87,7 +93,7 @@ class memmap(ndarray):
         layout = (source.shape, source.dtype, source.strides, source._offset, device)
         buffer = source._realize()
         if not aliased:                 # a copy: written back when its last array is gone
-            block, buffer = buffer, _CopyOfMapping(buffer.handle, buffer.nbytes, device)
+            block, buffer = buffer, _CopyOfMapping(buffer)
             if mapped.mode in _WRITTEN_BACK:
                 weakref.finalize(buffer, _write_back, block, *layout, mapped)
         self = object.__new__(cls)
