@@ -15,6 +15,12 @@ registers it takes and a function drawing the rest of its arguments.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import gc
+import math
+import operator
+import os
+import tempfile
 import warnings
 from typing import Callable
 
@@ -320,6 +326,213 @@ OPERATIONS.update({
     "vdot": (2, _none), "outer": (2, _none), "where": (2, _where), "triu": (1, _none),
 })
 
+
+# -- operations that write: in-place operators, out=, read-only, memmaps, user kernels, fuse ---
+# A step that writes into one of its registers names it in WRITTEN (op -> position among the
+# step's registers); the written register is compared after the step, and every register
+# again at the end, so a partial write before an error shows too.
+
+INPLACE_OPERATORS = {
+    "iadd": operator.iadd, "isub": operator.isub, "imul": operator.imul,
+    "itruediv": operator.itruediv, "ifloordiv": operator.ifloordiv, "imod": operator.imod,
+    "ipow": operator.ipow, "iand": operator.iand, "ior": operator.ior, "ixor": operator.ixor,
+    "ilshift": operator.ilshift, "irshift": operator.irshift}
+OUT_UFUNCS = (("negative", 1), ("sqrt", 1), ("exp", 1), ("floor", 1), ("isnan", 1),
+              ("add", 2), ("multiply", 2), ("subtract", 2), ("power", 2), ("floor_divide", 2),
+              ("maximum", 2), ("less", 2), ("left_shift", 2), ("true_divide", 2))
+OUT_REDUCTIONS = ("sum", "prod", "max", "min", "mean", "any", "all", "argmax", "argmin",
+                  "cumsum")
+# fuse and the user kernels compile per dtype: a few dtypes keep CI's cold cache cheap
+KERNEL_DTYPES = frozenset(np.dtype(d) for d in ("bool", "int8", "int64", "float32", "float64"))
+
+
+@dataclasses.dataclass(frozen=True)
+class FreshOut:
+    """An ``out=`` array made for the step: zeros of ``shape`` and ``dtype`` viewed with
+    ``layout`` (non-contiguous outputs too), read-only when ``writeable`` is False."""
+    shape: tuple
+    dtype: str
+    layout: str
+    writeable: bool = True
+
+    def make(self, xp, device=None):
+        base_shape = {"strided": self.shape[:-1] + (2 * self.shape[-1],) if self.shape else (),
+                      "transposed": tuple(reversed(self.shape))}.get(self.layout, self.shape)
+        base = (np.zeros(base_shape, self.dtype) if xp is np
+                else ap.zeros(base_shape, self.dtype, device=device))
+        out = apply_layout(xp, base, self.layout)
+        out.flags.writeable = self.writeable
+        return out
+
+    def __repr__(self):
+        flag = "" if self.writeable else ", read-only"
+        return f"fresh({self.shape}, {self.dtype}, {self.layout}{flag})"
+
+
+def _fresh_out(draw, shape, wrong_shapes=True):
+    """A FreshOut of ``shape`` (sometimes a wrong shape, dtype or a read-only one)."""
+    if wrong_shapes and math.prod(shape) and draw(st.integers(0, 7)) == 0:
+        shape = shape + (2,)
+    dtype = draw(st.sampled_from(DTYPES)).name
+    layout = draw(st.sampled_from(LAYOUTS[:3]))
+    return FreshOut(tuple(shape), dtype, layout, writeable=draw(st.integers(0, 7)) != 0)
+
+
+def _reduction_out(name):
+    def draw_args(draw, a):
+        kwargs = {"axis": _axis(draw, a.ndim)}
+        if name != "cumsum" and draw(st.booleans()):
+            kwargs["keepdims"] = True
+        result, _ = quietly(functools.partial(getattr(np, name), **kwargs), a)
+        shape = np.shape(result) if result is not None else a.shape
+        # NumPy's accumulate broadcasts a one-element result into any out= (and
+        # takes any empty one): not reproduced, so cumsum gets outputs of its shape
+        kwargs["out"] = _fresh_out(draw, shape, wrong_shapes=name != "cumsum")
+        return (), kwargs
+    return draw_args
+
+
+def _memmap_source(draw):
+    """A register over a file: (values, mode, offset); the offset is often unaligned."""
+    values, _ = draw(random_arrays())
+    if values.ndim == 0 or values.size == 0:
+        values = values.reshape(-1)[:1] if values.size else np.zeros(1, values.dtype)
+    mode = draw(st.sampled_from(["r+", "r+", "r", "c"]))
+    return (Const(values), mode, draw(st.integers(0, 9))), {}
+
+
+_MEMMAP_DIRECTORY = tempfile.TemporaryDirectory(prefix="asnumpy-fuzz-")
+
+
+def _open_memmap(xp, values, mode, offset, device=None):
+    """A fresh file of ``offset`` junk bytes then ``values``, mapped with ``xp.memmap``
+    (asnumpy's on ``device``: an alias of the mapping on cpu:0, a copy elsewhere)."""
+    handle, path = tempfile.mkstemp(dir=_MEMMAP_DIRECTORY.name)
+    with os.fdopen(handle, "wb") as file:
+        file.write(bytes(range(7, 7 + offset)) + values.tobytes())
+    on_device = {} if xp is np else {"device": device}
+    return xp.memmap(path, dtype=values.dtype, mode=mode, offset=offset, shape=values.shape,
+                     **on_device)
+
+
+# fuse: functions of (xp, axis, keepdims) -> a function of arrays; each mixes a reduction
+# with elementwise work on the same or another operand, broadcasting the reduced value back
+FUSE_TEMPLATES = {
+    "sum_back": (1, lambda xp, axis, keepdims: lambda x: xp.sum(x, axis=axis) + x),
+    "max_back": (1, lambda xp, axis, keepdims: lambda x: xp.max(x, axis=axis) * x),
+    "mean_centre": (1, lambda xp, axis, keepdims:
+                    lambda x: x - xp.mean(x, axis=axis, keepdims=keepdims)),
+    "softmax": (1, lambda xp, axis, keepdims: lambda x: (
+        lambda e: e / xp.sum(e, axis=axis, keepdims=True))(
+            xp.exp(x - xp.max(x, axis=axis, keepdims=True)))),
+    "min_other": (2, lambda xp, axis, keepdims:
+                  lambda x, y: xp.min(x, axis=axis, keepdims=keepdims) - y),
+    "sum_product": (2, lambda xp, axis, keepdims: lambda x, y: xp.sum(x * y, axis=axis)),
+    "elementwise": (2, lambda xp, axis, keepdims: lambda x, y: xp.maximum(x, y) * 2 - y),
+    "prod_twice": (1, lambda xp, axis, keepdims:
+                   lambda x: xp.prod(x, axis=axis, keepdims=keepdims) + xp.sum(x, axis=axis,
+                                                                               keepdims=keepdims)),
+}
+_FUSED: dict = {}
+
+
+def _fused(name, axis, keepdims):
+    """asnumpy's fused version of a template, one per (template, axis, keepdims): plans and
+    compiled kernels are reused across programs."""
+    key = (name, axis, keepdims)
+    if key not in _FUSED:
+        _FUSED[key] = ap.fuse(FUSE_TEMPLATES[name][1](ap, axis, keepdims))
+    return _FUSED[key]
+
+
+def _fuse_args(draw, a, *_):
+    return (), {"axis": _axis(draw, a.ndim, bad=False), "keepdims": draw(st.booleans())}
+
+
+_ADD_KERNEL = ap.ElementwiseKernel("T x, T y", "T z", "z = x + y", "fuzz_add")
+_SUM_KERNEL = ap.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "fuzz_sum")
+
+
+def _numpy_add_kernel(x, y, z):
+    """What the user kernel ``z = x + y`` (CuPy's semantics) gives, computed by NumPy."""
+    if not x.dtype == y.dtype == z.dtype:
+        raise TypeError(f"type is mismatched: {x.dtype}, {y.dtype}, {z.dtype}")
+    if np.broadcast_shapes(x.shape, y.shape, z.shape) != z.shape:
+        raise ValueError("arguments could not be broadcast to the output's shape")
+    return np.add(x, y, out=z, casting="unsafe")
+
+
+def _numpy_sum_kernel(x, axis=None, out=None):
+    if x.ndim == 0 and axis is not None:     # NumPy's reductions take axis 0 of a 0-d array
+        raise np.exceptions.AxisError(axis, 0)
+    if out is not None and out.dtype != x.dtype:
+        raise TypeError(f"type is mismatched: {x.dtype}, {out.dtype}")
+    return np.add.reduce(x, axis=axis, dtype=x.dtype, out=out)
+
+
+def _kernel_sum_args(draw, a):
+    kwargs = {"axis": _axis(draw, a.ndim)}
+    if draw(st.booleans()):
+        result, _ = quietly(np.add.reduce, a, kwargs["axis"])
+        shape = np.shape(result) if result is not None else a.shape
+        kwargs["out"] = _fresh_out(draw, shape)
+    return (), kwargs
+
+
+WRITTEN = {"setitem": 0, "setitem_from": 0, "readonly": 0, "kernel:add": 2}
+WRITING_OPS: set = {"memmap"}     # the operations call_writing runs
+
+
+def _writing(name, arity, drawer=_none, written=None):
+    OPERATIONS[name] = (arity, drawer)
+    WRITING_OPS.add(name)
+    if written is not None:
+        WRITTEN[name] = written
+
+
+for _name in INPLACE_OPERATORS:
+    _writing(_name, 2, written=0)
+    OPERATIONS[f"{_name}+scalar"] = (1, _none)     # run by call's +scalar branch
+    WRITTEN[f"{_name}+scalar"] = 0
+for _name, _arity in OUT_UFUNCS:
+    _writing(f"{_name}+out", _arity + 1, written=_arity)
+for _name in OUT_REDUCTIONS:
+    _writing(f"{_name}+out", 1, _reduction_out(_name))
+for _name, (_arity, _) in FUSE_TEMPLATES.items():
+    _writing(f"fuse:{_name}", _arity, _fuse_args)
+_writing("readonly", 1)
+_writing("kernel:add", 3)
+_writing("kernel:sum", 1, _kernel_sum_args)
+KERNEL_STEPS = frozenset(["kernel:add", "kernel:sum"] + [f"fuse:{n}" for n in FUSE_TEMPLATES])
+
+
+def call_writing(xp, op, args, kwargs, device):
+    """Run one of the operations above (``op`` in WRITING_OPS) with library ``xp``."""
+    if isinstance(kwargs.get("out"), FreshOut):
+        kwargs = dict(kwargs, out=kwargs["out"].make(xp, device))
+    base = op.split("+")[0]
+    if base in INPLACE_OPERATORS:
+        INPLACE_OPERATORS[base](args[0], args[1])
+        return None
+    if op == "readonly":
+        args[0].flags.writeable = False
+        return None
+    if op.endswith("+out"):
+        if base in OUT_REDUCTIONS:
+            return getattr(xp, base)(args[0], **kwargs)
+        return getattr(xp, base)(*args[:-1], out=args[-1])
+    if op.startswith("fuse:"):
+        template = op[len("fuse:"):]
+        if xp is np:
+            return FUSE_TEMPLATES[template][1](np, kwargs["axis"], kwargs["keepdims"])(*args)
+        return _fused(template, kwargs["axis"], kwargs["keepdims"])(*args)
+    if op == "kernel:add":
+        return _numpy_add_kernel(*args) if xp is np else _ADD_KERNEL(*args)
+    if op == "kernel:sum":
+        kernel = _numpy_sum_kernel if xp is np else _SUM_KERNEL
+        return kernel(args[0], **kwargs)
+    raise AssertionError(op)
+
 # Creation functions make registers from nothing: name -> drawer of (args, kwargs).
 _small_shapes = st.lists(st.integers(0, 4), max_size=3).map(tuple)
 
@@ -447,6 +660,8 @@ def call(xp, step, registers, device=None):
     ``device`` first -- except the second one of a ``mix`` step, which goes to
     ``step.mix``.
     """
+    if step.op == "memmap":
+        return _open_memmap(xp, step.args[0].value, *step.args[1:], device=device)
     args = [registers[a.index] if isinstance(a, Reg) else a for a in step.args]
     kwargs = {k: _on_device(v, device) if xp is ap else _host(v) for k, v in step.kwargs.items()}
     if xp is ap:
@@ -462,6 +677,8 @@ def call(xp, step, registers, device=None):
     else:
         args = [_host(a) for a in args]
     op = step.op
+    if op in WRITING_OPS:
+        return call_writing(xp, op, args, kwargs, device)
     if op == "getitem":
         return args[0][args[1]]
     if op == "setitem":
@@ -491,7 +708,11 @@ def call(xp, step, registers, device=None):
         kind, scalar = kwargs.pop("scalar_kind"), kwargs.pop("scalar")
         if kind == "numpy":
             scalar = np.asarray(scalar).astype(kwargs.pop("scalar_dtype"))[()]
-        return _function(xp, op[:-len("+scalar")])(args[0], scalar)
+        name = op[:-len("+scalar")]
+        if name in INPLACE_OPERATORS:
+            INPLACE_OPERATORS[name](args[0], scalar)
+            return None
+        return _function(xp, name)(args[0], scalar)
     if op in CREATION_NAMES and xp is ap:
         kwargs["device"] = device
     return _function(xp, op)(*args, **kwargs)
@@ -535,7 +756,10 @@ def programs(draw, min_steps=3, max_steps=10):
     steps: list = []
     n_steps = draw(st.integers(min_steps, max_steps))
     while len(steps) < n_steps:
-        step, step_device = _draw_step(draw, registers, devices, device)
+        drawn = _draw_step(draw, registers, devices, device)
+        if drawn is None:         # operands the step does not take (a kernel's dtypes)
+            continue
+        step, step_device = drawn
         operands = [registers[a.index] for a in step.args if isinstance(a, Reg)]
         if known_mismatch(step, operands, step_device):
             continue
@@ -557,12 +781,16 @@ def programs(draw, min_steps=3, max_steps=10):
 
 
 def _draw_step(draw, registers, devices, device):
-    choice = draw(st.sampled_from(["op"] * 6 + ["source", "creation"])
-                  if registers else st.sampled_from(["source", "creation"]))
+    choice = draw(st.sampled_from(["op"] * 12 + ["source"] * 2 + ["creation"] * 2 + ["memmap"])
+                  if registers else st.sampled_from(["source", "creation", "memmap"]))
     if choice == "source":
         values, layout = draw(random_arrays())
         where = draw(st.sampled_from(DEVICES)) if draw(st.integers(0, 4)) == 0 else device
         return Step("source", (Source(values, layout, where),), {}), where
+    if choice == "memmap":
+        args, _ = _memmap_source(draw)
+        where = draw(st.sampled_from(DEVICES)) if draw(st.integers(0, 2)) == 0 else device
+        return Step("memmap", args, {}), where
     if choice == "creation":
         name = draw(st.sampled_from(CREATION))
         args, kwargs = _creation(draw, name)
@@ -573,8 +801,12 @@ def _draw_step(draw, registers, devices, device):
     numpy_operands = [registers[i] for i in operands]
     if name == "matmul" or name.startswith("linalg"):
         operands, numpy_operands = _square_first(draw, registers, operands)
-    if arity == 2 and draw(st.integers(0, 3)):
+    if arity >= 2 and draw(st.integers(0, 3)):
         operands, numpy_operands = _fitting_second(draw, name, registers, operands)
+    if arity == 3 and draw(st.integers(0, 3)):
+        operands, numpy_operands = _fitting_target(draw, name, registers, operands)
+    if name in KERNEL_STEPS and any(r.dtype not in KERNEL_DTYPES for r in numpy_operands):
+        return None
     extra, kwargs = drawer(draw, *numpy_operands)
     if name.endswith("+scalar"):
         kwargs = {"scalar_kind": draw(st.sampled_from(["python", "numpy"])),
@@ -583,7 +815,7 @@ def _draw_step(draw, registers, devices, device):
             kwargs["scalar_dtype"] = draw(st.sampled_from(DTYPES)).name
     step_device = devices[operands[0]]
     mix = None
-    if arity == 2 and draw(st.integers(0, 9)) == 0:   # a deliberate two-device step
+    if arity >= 2 and draw(st.integers(0, 9)) == 0:   # a deliberate two-device step
         mix = draw(st.sampled_from([d for d in DEVICES if d != step_device]))
     return Step(name, tuple(Reg(i) for i in operands) + tuple(extra), kwargs, mix), step_device
 
@@ -611,9 +843,28 @@ def _fits(name, a, b):
 
 def _fitting_second(draw, name, registers, operands):
     """Prefer a second operand whose shape fits the first (broadcasting, matmul...)."""
-    fitting = [i for i, r in enumerate(registers) if _fits(name, registers[operands[0]], r)]
+    first = registers[operands[0]]
+    fitting = [i for i, r in enumerate(registers) if _fits(name, first, r)]
+    if name == "kernel:add":      # the kernel's placeholder T: one dtype for all
+        fitting = [i for i in fitting if registers[i].dtype == first.dtype] or fitting
     if fitting:
-        operands = [operands[0], draw(st.sampled_from(fitting))]
+        operands = [operands[0], draw(st.sampled_from(fitting))] + operands[2:]
+    return operands, [registers[i] for i in operands]
+
+
+def _fitting_target(draw, name, registers, operands):
+    """Prefer an output register of the operands' broadcast shape (and, for a kernel,
+    their dtype)."""
+    a, b = registers[operands[0]], registers[operands[1]]
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return operands, [registers[i] for i in operands]
+    fitting = [i for i, r in enumerate(registers) if r.shape == shape]
+    if name == "kernel:add":
+        fitting = [i for i in fitting if registers[i].dtype == a.dtype] or fitting
+    if fitting:
+        operands = operands[:2] + [draw(st.sampled_from(fitting))]
     return operands, [registers[i] for i in operands]
 
 
@@ -691,18 +942,39 @@ def run_program(program: ProgramRun) -> int:
     Raises Mismatch with the step, both answers and the program when they differ.
     """
     numpys, asnumpys = [], []
+    files = []                    # (numpy's, asnumpy's) file of each memmap register
     for number, (step, device, _) in enumerate(program.steps):
         where = f"step {number} ({step!r})"
+        made = len(numpys)
         try:
             _run_step(step, device, numpys, asnumpys, where)
         except Mismatch as exc:
             raise Mismatch(f"{exc}\n{program!r}") from None
-    for index, (e, a) in enumerate(zip(numpys, asnumpys)):   # aliasing: views see setitems
+        if step.op == "memmap" and len(numpys) > made:
+            files.append((numpys[made].filename, asnumpys[made].filename))
+    _compare_registers(numpys, asnumpys, program)
+    # writes through a memmap reach its file when the arrays are dropped, at any offset
+    numpys.clear()
+    asnumpys.clear()
+    gc.collect()
+    for number, (numpy_file, asnumpy_file) in enumerate(files):
+        with open(numpy_file, "rb") as expected, open(asnumpy_file, "rb") as actual:
+            if expected.read() != actual.read():
+                raise Mismatch(f"memmap file {number} differs after the arrays were dropped"
+                               f"\n{program!r}")
+        os.remove(numpy_file)
+        os.remove(asnumpy_file)
+    return len(program.steps)
+
+
+def _compare_registers(numpys, asnumpys, program):
+    """Every register again at the end (aliasing: views see later writes); a function of
+    its own, so no loop variable keeps a register alive past the program."""
+    for index, (e, a) in enumerate(zip(numpys, asnumpys)):
         try:
             compare(e, a, f"final r{index}")
         except Mismatch as exc:
             raise Mismatch(f"{exc}\n{program!r}") from None
-    return len(program.steps)
 
 
 def _run_step(step, device, numpys, asnumpys, where):
@@ -724,10 +996,10 @@ def _run_step(step, device, numpys, asnumpys, where):
                            f"asnumpy {asnumpy_error!r}")
         return
     compare(numpy_result, asnumpy_result, where)
-    if step.op in ("setitem", "setitem_from"):
-        target = step.args[0].index
+    if step.op in WRITTEN:
+        target = step.args[WRITTEN[step.op]].index
         compare(numpys[target], asnumpys[target], f"{where} target")
-    numpys.extend(np.asarray(v) for v in results_of(numpy_result))
+    numpys.extend(np.asanyarray(v) for v in results_of(numpy_result))
     asnumpys.extend(results_of(asnumpy_result))
 
 

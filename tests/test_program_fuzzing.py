@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 
 import asnumpy as ap
+import _programs
 from _programs import Const, Mismatch, ProgramRun, Reg, Source, Step, programs, run_program
 
 PROGRAMS = int(os.environ.get("ASNUMPY_FUZZ_PROGRAMS", "500"))
@@ -95,4 +96,37 @@ def test_a_two_device_step_must_raise(monkeypatch):
     assert run_program(program) == 2
     monkeypatch.setattr(ap, "add", lambda a, b: a)
     with pytest.raises(Mismatch, match="two-device step"):
+        run_program(program)
+
+
+def test_an_in_place_operator_that_does_not_write_is_reported(monkeypatch):
+    program = _program(
+        (Step("source", (Source(np.arange(3.0), "contiguous", "cpu:0"),), {}), "cpu:0"),
+        (Step("iadd", (Reg(0), Reg(0)), {}), "cpu:0"))
+    assert run_program(program) == 2
+    monkeypatch.setattr(ap.ndarray, "__iadd__", lambda self, other: self + other)
+    with pytest.raises(Mismatch, match="target"):
+        run_program(program)
+
+
+def test_a_memmap_write_lost_when_the_array_is_dropped_is_reported(monkeypatch):
+    program = _program(
+        (Step("memmap", (Const(np.zeros(2)), "r+", 3), {}), "cpu:0"),
+        (Step("setitem", (Reg(0), 0, 42.0), {}), "cpu:0"))
+    assert run_program(program) == 2
+    real = ap.memmap
+    monkeypatch.setattr(ap, "memmap", lambda *args, mode, **kwargs: real(*args, mode="c", **kwargs))
+    with pytest.raises(Mismatch, match="memmap file 0 differs"):
+        run_program(program)
+
+
+def test_a_read_only_output_written_by_a_kernel_is_reported(monkeypatch):
+    program = _program(
+        (Step("source", (Source(np.arange(3.0), "contiguous", "cpu:0"),), {}), "cpu:0"),
+        (Step("readonly", (Reg(0),), {}), "cpu:0"),
+        (Step("kernel:add", (Reg(0), Reg(0), Reg(0)), {}), "cpu:0"))
+    assert run_program(program) == 3
+    monkeypatch.setattr(_programs, "_ADD_KERNEL",
+                        lambda x, y, z: ap.add(x, y, out=ap.asarray(z, copy=True)))
+    with pytest.raises(Mismatch, match="numpy raised ValueError"):
         run_program(program)
