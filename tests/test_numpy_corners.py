@@ -465,3 +465,41 @@ def test_item20_isclose_refuses_an_overflowing_tolerance_before_broadcasting(nam
 def test_item20_isclose_computes_python_scalars_as_python_numbers(xp, dtype, b):
     with numpy.errstate(all="ignore"):
         return xp.isclose(xp.asarray([1, 2], dtype=dtype), b)
+
+
+@pytest.mark.parametrize("args", [(10, 10, 0), (10, 10, [0, 1]), (0, 0, 0), (10, 10, 21),
+                                  (-1, 10, 1), (-1, 10, 0), (-5, 1, 0), ([-5], 1, 0),
+                                  (10, 10, -1), ([1, 2], [3, 4], [0, 1])], ids=repr)
+def test_item20_legacy_hypergeometric_wants_nsample_of_1_or_more(args):
+    raises_as_numpy(ValueError)(
+        lambda xp: xp.random.RandomState(0).hypergeometric(*args).shape)()
+    raises_as_numpy(ValueError)(lambda xp: xp.random.hypergeometric(*args).shape)()
+    assert asnumpy.random.default_rng(0).hypergeometric(10, 10, 0) == 0     # the Generator's 0
+
+
+@pytest.mark.parametrize("seed", [numpy.float32(0), 0.0, 1.5, "1", [1.0], 1 + 0j, -1, 2**32,
+                                  [1, 2**32], True, [1, 2], numpy.uint64(3), None], ids=repr)
+def test_item20_legacy_seed_casts_as_numpy(seed):
+    raises_as_numpy((TypeError, ValueError))(
+        lambda xp: xp.random.RandomState().seed(seed) or 0)()
+
+
+@pytest.mark.parametrize("a", [3.1, 3.0, numpy.float64(3), "3", numpy.int8(3), True, -1, 0,
+                               [[1]], [1, 2]], ids=repr)
+def test_item20_legacy_choice_takes_an_integer_or_a_1d_population(a):
+    raises_as_numpy(ValueError)(lambda xp: xp.asarray(xp.random.RandomState(0).choice(a)).shape)()
+    assert asnumpy.random.RandomState(0).choice(asnumpy.asarray(3)) in (0, 1, 2)
+
+
+@pytest.mark.parametrize("args", [("",), ("i",), ("->",), ("i->i",), ([],), (numpy.ones(2),)],
+                         ids=repr)
+def test_item20_einsum_without_operands_is_numpys_value_error(args):
+    raises_as_numpy(ValueError)(
+        lambda xp: xp.einsum(*(xp.asarray(a) if isinstance(a, numpy.ndarray) else a
+                               for a in args)))()
+
+
+@pytest.mark.parametrize("name", ["tril_indices_from", "triu_indices_from", "diag_indices_from"])
+@pytest.mark.parametrize("arr", [4, [[1, 2], [3, 4]], 2.5], ids=repr)
+def test_item20_indices_from_wants_an_array(name, arr):
+    raises_as_numpy(AttributeError)(lambda xp: getattr(xp, name)(arr))()

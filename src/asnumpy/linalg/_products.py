@@ -285,6 +285,10 @@ def einsum(*operands_, out=None, dtype=None, order="K", casting="safe", optimize
     if not operands_:
         raise ValueError("No input operands")
     arrays, rebuild = _einsum_split(operands_)
+    if not arrays:                          # NumPy's own checks, before any operand is read
+        raise ValueError("must specify the einstein sum subscripts string and at least one "
+                         "operand" if isinstance(operands_[0], str) else
+                         "must provide at least an operand and a subscripts list to einsum")
     device, arrays = operands("einsum", *arrays)
     args = rebuild(arrays)
     kwargs = {"dtype": dtype, "order": order, "casting": casting, "optimize": optimize}

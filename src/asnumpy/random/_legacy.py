@@ -8,13 +8,14 @@ NumPy's ``SeedSequence``), so they differ from NumPy's MT19937
 
 from __future__ import annotations
 
-import os
-import sys
+import operator
 import warnings
 
 import numpy as np
 
-from .._core.reductions._common import _PACKAGE, named
+from .._core.ndarray import ndarray
+from .._core.reductions._common import named
+from .._errors import user_stacklevel
 from ._generator import _LAWS, Generator, _documented
 
 __all__ = ["LEGACY_FUNCTIONS", "RandomState"]
@@ -53,9 +54,15 @@ class RandomState:
         else:
             if seed is not None:
                 seed = np.asarray(seed)
-                if seed.dtype.kind not in "iub" or (seed < 0).any():
-                    raise ValueError("Seed must be between 0 and 2**32 - 1" if seed.dtype.kind
-                                     in "iub" else "Seed must be an integer or array of integers")
+                # NumPy's legacy seeding casts to int64 'safe'ly, then wants 32-bit words
+                if seed.dtype.kind not in "iub":
+                    what = "scalar" if seed.ndim == 0 else "array data"
+                    raise TypeError(f"asnumpy.random.RandomState.seed: Cannot cast {what} from "
+                                    f"{seed.dtype!r} to dtype('int64') according to the rule "
+                                    "'safe'")
+                if (seed < 0).any() or (seed > 2**32 - 1).any():
+                    raise ValueError("asnumpy.random.RandomState.seed: Seed must be between 0 "
+                                     "and 2**32 - 1")
                 seed = seed.tolist()
             self._generator = Generator(np.random.SeedSequence(seed))
 
@@ -151,11 +158,8 @@ class RandomState:
             low, high = 1, low
         else:
             message = f"randint({low}, {high} + 1)"
-        frame, stacklevel = sys._getframe(1), 2     # blame the first frame outside asnumpy
-        while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE + os.sep):
-            frame, stacklevel = frame.f_back, stacklevel + 1
         warnings.warn(f"This function is deprecated. Please call {message} instead",
-                      DeprecationWarning, stacklevel=stacklevel)
+                      DeprecationWarning, stacklevel=user_stacklevel())
         return self._generator.integers(low, high, size=size, dtype=np.int_, endpoint=True)
 
     @named("random.tomaxint")
@@ -187,9 +191,26 @@ class RandomState:
     @_documented("Random sample from a 1-d population or ``arange(a)``.",
                  "a", "size", "replace", "p")
     def choice(self, a, size=None, replace=True, p=None):
-        if np.ndim(a) > 1:
+        if np.ndim(a) == 0:
+            # NumPy's legacy rule: a 0-d ``a`` (a 0-d array, a NumPy integer) is
+            # the population's size if it is an integer at all
+            try:
+                a = operator.index(a.item() if hasattr(a, "item") else a)
+            except TypeError:
+                raise ValueError("asnumpy.random.RandomState.choice: a must be 1-dimensional "
+                                 f"or an integer, got {a!r}") from None
+        elif np.ndim(a) > 1:
             raise ValueError("asnumpy.random.choice: a must be 1-dimensional")
         return self._generator.choice(a, size=size, replace=replace, p=p)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """Hypergeometric samples (see :meth:`Generator.hypergeometric`).
+
+        As NumPy's legacy ``RandomState``, ``nsample`` must be at least 1
+        (the Generator takes 0): ValueError otherwise.
+        """
+        _legacy_nsample(ngood, nbad, nsample)
+        return self._generator.hypergeometric(ngood, nbad, nsample, size=size)
 
     def shuffle(self, x):
         """Shuffle an asnumpy array in place along its first axis."""
@@ -216,6 +237,27 @@ class RandomState:
         return self._generator.dirichlet(alpha, size)
 
 
+def _legacy_nsample(ngood, nbad, nsample):
+    """NumPy's legacy ``RandomState.hypergeometric`` refuses ``nsample < 1`` (Generator: ``< 0``).
+
+    Only then are the checks redone here, in NumPy's order (for scalars the
+    sum first, for arrays last), so that their errors win as in NumPy.
+    """
+    values = [v.get() if isinstance(v, ndarray) else np.asarray(v)
+              for v in (ngood, nbad, nsample)]
+    good, bad, sample = values
+    with np.errstate(invalid="ignore"):
+        if np.all(sample >= 1):
+            return
+    scalar = all(v.ndim == 0 for v in values)
+    checks = [(np.any(good < 0), "ngood < 0"), (np.any(bad < 0), "nbad < 0"),
+              (True, "nsample < 1 or nsample " + ("is NaN" if scalar else "contains NaNs"))]
+    total = (np.any(np.add(good, bad) < sample), "ngood + nbad < nsample")
+    for failed, message in [total, *checks] if scalar else checks:
+        if failed:
+            raise ValueError(f"asnumpy.random.RandomState.hypergeometric: {message}")
+
+
 def _legacy(name):
     law = getattr(Generator, name)
 
@@ -228,7 +270,8 @@ def _legacy(name):
 
 
 for _name in _LAWS:
-    setattr(RandomState, _name, _legacy(_name))
+    if _name not in RandomState.__dict__:          # the legacy rules of its own kept
+        setattr(RandomState, _name, _legacy(_name))
 del _name
 
 if not hasattr(np.random.RandomState, "tomaxint"):   # mirrors the NumPy installed

@@ -42,9 +42,21 @@ def _to_device(arrays, device=None):
     return tuple(asarray(x, device=device) for x in arrays)
 
 
+def _array_argument(arr, func):
+    """``arr`` on the device; NumPy's AttributeError for what is not an array (no ``ndim``).
+
+    ``numpy.tril_indices_from(4)`` and ``diag_indices_from([[1]])`` read
+    ``arr.ndim`` first: a number or a list is refused, not converted.
+    """
+    if not hasattr(arr, "ndim"):
+        raise AttributeError(f"asnumpy.{func}: {type(arr).__name__!r} object has no attribute "
+                             "'ndim' (an array is needed)")
+    return device_operand(arr)
+
+
 def _triangle_from(arr, k, triangle_indices):
     """``triangle_indices`` (numpy.tril_indices or triu_indices) of the 2-d ``arr``."""
-    arr = device_operand(arr)
+    arr = _array_argument(arr, f"{triangle_indices.__name__}_from")
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return _to_device(triangle_indices(arr.shape[-2], k=k, m=arr.shape[-1]), arr._device)
@@ -90,7 +102,7 @@ def diag_indices_from(arr):
     --------
     numpy.diag_indices_from
     """
-    arr = device_operand(arr)
+    arr = _array_argument(arr, "diag_indices_from")
     return _to_device(np.diag_indices_from(np.broadcast_to(np.zeros((), arr.dtype), arr.shape)),
                       arr._device)
 
