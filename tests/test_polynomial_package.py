@@ -262,6 +262,28 @@ def test_gauss_and_weight(xp, module, prefix):
     return (*gauss(1), *gauss(2), *gauss(7), *gauss(30), getattr(m, prefix + "weight")(x))
 
 
+@pytest.mark.parametrize("module,prefix", ORTHOGONAL)
+def test_gauss_of_high_degree_integrates_exactly(module, prefix):
+    """400 nodes: finite weights that integrate x**k (k < 800) exactly, where NumPy's own
+    weights overflow to nan for the Laguerre and Hermite bases."""
+    x, w = fn(asnumpy, module, prefix, "gauss")(400)
+    x, w = x.get(), w.get()
+    assert numpy.isfinite(w).all() and (w >= 0).all()
+    theirs = fn(numpy, module, prefix, "gauss")(40)
+    ours = fn(asnumpy, module, prefix, "gauss")(40)
+    for k in (0, 2, 10):
+        testing.assert_allclose((w * x ** k).sum(), (theirs[1] * theirs[0] ** k).sum(),
+                                rtol=1e-9)
+        testing.assert_allclose((ours[1] * ours[0] ** k).sum(), (w * x ** k).sum(), rtol=1e-9)
+
+
+@pytest.mark.parametrize("module,prefix", MODULES)
+@close_to_numpy(rtol=1e-12, atol=0)
+def test_companion_of_high_degree(xp, module, prefix):
+    unit = xp.asarray(numpy.eye(401)[400])
+    return fn(xp, module, prefix, "companion")(unit + 0.5 * (xp.arange(401) < 3))
+
+
 @close_to_numpy()
 def test_chebyshev_points_and_interpolation(xp):
     cheb = xp.polynomial.chebyshev
@@ -496,13 +518,19 @@ def test_errors_name_the_function():
         asnumpy.polynomial.polynomial.polyfit([1, 2], [1], 1)
 
 
-def test_numpy_polynomial_refuses_device_arrays():
+def test_numpy_polynomial_is_not_dispatched():
     """numpy.polynomial's functions are plain Python (no __array_function__): they call
-    numpy.array on their input, which an asnumpy array refuses."""
-    c = asnumpy.asarray([1.0, 2.0])
-    with pytest.raises(TypeError, match="Implicit conversion"):
-        numpy.polynomial.polynomial.polyval(0.5, c)
-    assert asnumpy.polynomial.polynomial.polyval(0.5, c).item() == 2.0
+    numpy.array on their inputs, so a cpu array (host memory) is computed on by NumPy
+    and an accelerator's array is refused; asnumpy.polynomial is the device version."""
+    x = asnumpy.asarray([0.5, 1.0, 2.0])
+    assert not isinstance(numpy.polynomial.chebyshev.chebfit, type(numpy.sum))
+    try:
+        result = numpy.polynomial.chebyshev.chebfit(x, x, 1)
+    except TypeError as exc:
+        assert "conversion" in str(exc)
+    else:
+        assert type(result) is numpy.ndarray
+    assert type(asnumpy.polynomial.chebyshev.chebfit(x, x, 1)) is asnumpy.ndarray
 
 
 @pytest.mark.parametrize("value", [1.5, 1e20, -0.0, numpy.nan, 2.5e-9])

@@ -26,9 +26,11 @@ Domains, windows and the module constants (``polydomain``, ``chebone``,
 ...) are small host NumPy arrays, as in NumPy: they parametrize the map,
 they are not data.  Printing formats a host copy with NumPy's own class.
 
-NumPy's functions are not dispatched: ``numpy.polynomial`` calls
-``numpy.array`` on its inputs, which an asnumpy array refuses (TypeError):
-use these functions on device arrays.
+NumPy's functions are not dispatched (they are plain Python, without
+``__array_function__``): ``numpy.polynomial`` calls ``numpy.array`` on its
+inputs: it takes an asnumpy array where ``numpy.asarray`` does (and then
+computes on the host) and raises TypeError where it does not; these
+functions are the device version.
 """
 
 from . import chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils

@@ -22,10 +22,11 @@ even); everything else follows from them:
   fractions), applied to the device coefficients with ``matmul``;
 * the companion matrix is the recurrence's tridiagonal matrix, scaled to be
   symmetric where the basis is orthogonal, with the series in its last
-  column; ``roots`` are its eigenvalues (``asnumpy.linalg.eigvals``), Gauss
-  nodes the eigenvalues of the symmetric one (``eigvalsh``), polished by one
-  Newton step; fits are ``asnumpy.linalg.lstsq`` of the column-scaled
-  Vandermonde matrix.
+  column; ``roots`` are its eigenvalues (``asnumpy.linalg.eigvals``); Gauss
+  nodes are the eigenvalues of the orthonormal basis' Jacobi matrix
+  (``eigvalsh``) polished by one Newton step, the weights Christoffel's
+  function there (kept as logarithms: no degree overflows); fits are
+  ``asnumpy.linalg.lstsq`` of the column-scaled Vandermonde matrix.
 
 User data stays on its device; constants are made in the data's dtype so the
 result dtypes are NumPy's.  Data-dependent shapes (trailing zeros trimmed,
@@ -50,9 +51,10 @@ from .._core.order_statistics import convolve
 from .._core.reductions import sum as asum
 from .._core.sorting import sort
 from .._core.transfer import asarray
-from .._core.ufuncs import cos, matmul, multiply, sqrt, square
+from .._core.ufuncs import cos, exp, log, matmul, multiply, sqrt, square
 from ..linalg import eigvals, eigvalsh, lstsq
 from .polyutils import as_int, as_series, device_array, trimcoef, trimseq
+from .._errors import user_stacklevel
 
 __all__ = ["DEFAULT", "Family", "chebyshev_gauss"]
 
@@ -317,24 +319,64 @@ class Family:
             b1, b2 = t + s[k] * v, b1
         return b1
 
-    def _scaling(self, n):
-        """Diagonal scaling that makes the recurrence matrix symmetric (ones if it is not)."""
-        d = np.ones(n)
-        if self.orthogonal:
-            for k in range(n - 1):
-                d[k + 1] = d[k] * np.sqrt(float(Fraction(self.down(k + 1)) / self.up(k)))
-        return d
+    def _symmetric_ratios(self, n):
+        """``r_k = d_{k+1} / d_k`` of the diagonal scaling ``d`` that makes the recurrence
+        matrix symmetric (ones for the power basis).  Ratios, not ``d`` itself: ``d``
+        overflows for long Hermite series."""
+        if not self.orthogonal:
+            return np.ones(max(n - 1, 0))
+        return np.array([np.sqrt(float(Fraction(self.down(k + 1)) / self.up(k)))
+                         for k in range(n - 1)])
 
     def _companion_parts(self, n):
         """The scaled ``n x n`` recurrence matrix and the last column's weights."""
         mat = np.zeros((n, n))
-        d = self._scaling(n)
+        ratios = self._symmetric_ratios(n)
         for k in range(n):
             mat[k, k] = float(self.diag(k))
             if k + 1 < n:
-                mat[k + 1, k] = float(self.up(k)) * d[k + 1] / d[k]
-                mat[k, k + 1] = float(self.down(k + 1)) * d[k] / d[k + 1]
-        return mat, float(self.up(n - 1)) * d / d[n - 1]
+                mat[k + 1, k] = float(self.up(k)) * ratios[k]
+                mat[k, k + 1] = float(self.down(k + 1)) / ratios[k]
+        # weight j is up(n-1) * d_j / d_{n-1}: divide by the ratios from j on
+        weights = np.full(n, float(self.up(n - 1)))
+        for j in range(n - 2, -1, -1):
+            weights[j] = weights[j + 1] / ratios[j]
+        return mat, weights
+
+    def _jacobi(self, n):
+        """The orthonormal recurrence ``x p_k = a_{k+1} p_{k+1} + b_k p_k + a_k p_{k-1}``:
+        ``(a_1 .. a_n, b_0 .. b_{n-1})`` and the symmetric (Jacobi) ``n x n`` matrix."""
+        a = np.array([np.sqrt(float(Fraction(self.up(k - 1)) * self.down(k)))
+                      for k in range(1, n + 1)])
+        b = np.array([float(self.diag(k)) for k in range(n)])
+        return a, b, np.diag(b) + np.diag(a[:-1], 1) + np.diag(a[:-1], -1)
+
+    def _orthonormal_at(self, x, n):
+        """At points `x`: ``p_n(x)`` and ``p_n'(x)`` (one common scale per point) and the
+        logarithm of ``1 / sum_{k<n} p_k(x)**2`` (Christoffel's function: the Gauss
+        weight), for the orthonormal polynomials of the basis.
+
+        The recurrence is rescaled at every step and the scales kept as logarithms, so no
+        degree overflows (NumPy's own quadrature overflows beyond a few hundred nodes).
+        """
+        a, b, _ = self._table("jacobi", n, self._jacobi)
+        p_prev = zeros_like = x * 0.0
+        p = zeros_like + 1 / np.sqrt(self.weight_integral)
+        dp_prev = dp = zeros_like
+        total, log_scale = p * p, zeros_like
+        for k in range(n):
+            shifted = x - b[k]
+            p_next = shifted * p - a[k - 1] * p_prev if k else shifted * p
+            dp_next = shifted * dp + p - a[k - 1] * dp_prev if k else shifted * dp + p
+            p_prev, p = p, p_next / a[k]
+            dp_prev, dp = dp, dp_next / a[k]
+            scale = abs(p) + abs(p_prev)
+            p, p_prev, dp, dp_prev = p / scale, p_prev / scale, dp / scale, dp_prev / scale
+            total = total / (scale * scale)
+            log_scale = log_scale + log(scale)
+            if k + 1 < n:
+                total = total + p * p
+        return p, dp, -log(total) - 2 * log_scale
 
     # -- the public operations --------------------------------------------------------------
 
@@ -453,7 +495,8 @@ class Family:
             full_c[deg] = c
             c = full_c
         if int(rank) != order and not full:
-            warnings.warn("The fit may be poorly conditioned", RankWarning, stacklevel=3)
+            warnings.warn("The fit may be poorly conditioned", RankWarning,
+                          stacklevel=user_stacklevel())
         return (c, [resids, rank, s, rcond]) if full else c
 
     def der(self, c, m=1, scl=1, axis=0):
@@ -634,17 +677,14 @@ class Family:
             raise ValueError("deg must be a positive integer")
         if self._closed_gauss is not None:
             return self._closed_gauss(ideg)
-        c = asarray(np.eye(ideg + 1)[ideg])
-        x = eigvalsh(self.companion(c))
-        # one Newton step on P_n, then w = 1 / (P_{n-1}(x) P_n'(x)), scaled to sum to the
-        # weight's integral (the common factors are divided out first: no overflow)
-        dy = self._clenshaw(x, c[:, None])
-        df = self._clenshaw(x, self.der(c)[:, None])
-        x = x - dy / df
-        fm = self._clenshaw(x, c[1:, None])
-        fm = fm / abs(fm).max()
-        df = df / abs(df).max()
-        w = 1 / (fm * df)
+        # nodes: eigenvalues of the Jacobi matrix, polished by one Newton step on p_n;
+        # weights: Christoffel's function at the nodes, scaled to sum to the weight's
+        # integral (as logarithms until then: tiny weights underflow to 0, never to nan)
+        x = eigvalsh(asarray(self._table("jacobi", ideg, self._jacobi)[2]))
+        p, dp, _ = self._orthonormal_at(x, ideg)
+        x = x - p / dp
+        log_w = self._orthonormal_at(x, ideg)[2]
+        w = exp(log_w - log_w.max())
         if self.even:
             w = (w + w[::-1]) / 2
             x = (x - x[::-1]) / 2
