@@ -337,10 +337,12 @@ class Family:
             if k + 1 < n:
                 mat[k + 1, k] = float(self.up(k)) * ratios[k]
                 mat[k, k + 1] = float(self.down(k + 1)) / ratios[k]
-        # weight j is up(n-1) * d_j / d_{n-1}: divide by the ratios from j on
+        # weight j is up(n-1) * d_j / d_{n-1}: divide by the ratios from j on (long Hermite
+        # series underflow to 0 there, which is no error of the user's)
         weights = np.full(n, float(self.up(n - 1)))
-        for j in range(n - 2, -1, -1):
-            weights[j] = weights[j + 1] / ratios[j]
+        with np.errstate(under="ignore"):
+            for j in range(n - 2, -1, -1):
+                weights[j] = weights[j + 1] / ratios[j]
         return mat, weights
 
     def _jacobi(self, n):
@@ -681,14 +683,15 @@ class Family:
         # weights: Christoffel's function at the nodes, scaled to sum to the weight's
         # integral (as logarithms until then: tiny weights underflow to 0, never to nan)
         x = eigvalsh(asarray(self._table("jacobi", ideg, self._jacobi)[2]))
-        p, dp, _ = self._orthonormal_at(x, ideg)
-        x = x - p / dp
-        log_w = self._orthonormal_at(x, ideg)[2]
-        w = exp(log_w - log_w.max())
-        if self.even:
-            w = (w + w[::-1]) / 2
-            x = (x - x[::-1]) / 2
-        return x, w * (self.weight_integral / asum(w))
+        with np.errstate(under="ignore"):       # tiny weights are 0: not the user's error
+            p, dp, _ = self._orthonormal_at(x, ideg)
+            x = x - p / dp
+            log_w = self._orthonormal_at(x, ideg)[2]
+            w = exp(log_w - log_w.max())
+            if self.even:
+                w = (w + w[::-1]) / 2
+                x = (x - x[::-1]) / 2
+            return x, w * (self.weight_integral / asum(w))
 
 
 def chebyshev_gauss(deg):
