@@ -503,3 +503,58 @@ def test_item20_einsum_without_operands_is_numpys_value_error(args):
 @pytest.mark.parametrize("arr", [4, [[1, 2], [3, 4]], 2.5], ids=repr)
 def test_item20_indices_from_wants_an_array(name, arr):
     raises_as_numpy(AttributeError)(lambda xp: getattr(xp, name)(arr))()
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.clip(a, 3),
+    lambda xp, a: xp.clip(a, 1, max=3),
+    lambda xp, a: xp.clip(a, a_max=2),
+    lambda xp, a: xp.clip(a, 1, 2, min=1),
+    lambda xp, a: xp.clip(a, min=3),
+    lambda xp, a: xp.clip(a, max=2),
+    lambda xp, a: xp.clip(a, None, 2),
+    lambda xp, a: xp.clip(a, 1, 2),
+    lambda xp, a: xp.clip(a, a_min=1, a_max=None),
+    lambda xp, a: xp.clip(a),
+    lambda xp, a: a.clip(1),
+])
+def test_item20_clip_takes_numpys_arguments(call):
+    testing.numpy_asnumpy_array_equal(accept_error=(TypeError, ValueError))(
+        lambda xp: call(xp, xp.arange(5.)))()
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.arange(4).reshape(2, 2, copy="False"),
+    lambda xp: xp.reshape(xp.arange(4), (2, 2), copy="True"),
+    lambda xp: xp.arange(4).reshape(3, copy="x"),                    # the keyword first
+    lambda xp: xp.arange(4).reshape(3, order="x"),
+    lambda xp: xp.arange(4).reshape(3, order="K"),                   # 'K' before the size
+    lambda xp: xp.arange(4).reshape(2, 2).T.reshape(4, copy=numpy.False_),
+    lambda xp: xp.arange(4).reshape(2, 2).T.reshape(4, copy=[]),
+    lambda xp: xp.arange(4).reshape(2, 2).T.reshape(4, copy=1),
+    lambda xp: xp.arange(4)[::2].reshape(2, 1, copy=numpy._CopyMode.NEVER),
+    lambda xp: xp.arange(4).reshape(4, copy=numpy._CopyMode.IF_NEEDED),
+])
+def test_item20_reshape_reads_copy_and_order_as_numpy(call):
+    testing.numpy_asnumpy_array_equal(accept_error=ValueError)(call)()
+
+
+_TOO_DEEP = (1,) * 65
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.arange(1).reshape(_TOO_DEEP),
+    lambda xp: xp.arange(2).reshape(_TOO_DEEP),                      # before the size
+    lambda xp: xp.arange(1).reshape((-1, -1) + _TOO_DEEP[2:]),       # before the unknowns
+    lambda xp: xp.reshape(xp.arange(1), _TOO_DEEP, order="F"),
+    lambda xp: xp.arange(1).reshape(_TOO_DEEP, order="K"),
+    lambda xp: xp.empty(_TOO_DEEP),
+    lambda xp: xp.resize(xp.ones(1), _TOO_DEEP),
+    lambda xp: xp.expand_dims(xp.ones(_TOO_DEEP[1:]), 0),
+    lambda xp: xp.array(1, ndmin=65),
+    lambda xp: xp.ones(_TOO_DEEP[1:])[..., None],
+    lambda xp: xp.ones(1)[(None,) * 64],
+    lambda xp: xp.ones(_TOO_DEEP[1:])[0, ..., None, None],
+])
+def test_item20_no_array_has_more_than_64_dimensions(call):
+    testing.numpy_asnumpy_array_equal(accept_error=(ValueError, IndexError))(call)()

@@ -16,7 +16,8 @@ __all__ = [
     "normalize_shape", "check_order", "contiguous_strides", "contiguous_view_strides",
     "strides_for_order", "iterator_axis_order", "is_c_contiguous", "is_f_contiguous",
     "memory_extent", "basic_index",
-    "normalize_axis", "size_of", "nocopy_reshape_strides", "shape_text",
+    "normalize_axis", "size_of", "nocopy_reshape_strides", "shape_text", "check_ndim",
+    "MAX_NDIM",
 ]
 
 
@@ -36,12 +37,24 @@ def normalize_shape(shape, func: str) -> tuple[int, ...]:
     return dims
 
 
+MAX_NDIM = 64
+"""NumPy's ``NPY_MAXDIMS``: no array has more dimensions."""
+
+
+def check_ndim(ndim: int, func: str) -> None:
+    """NumPy's ValueError for a shape of more than :data:`MAX_NDIM` dimensions."""
+    if ndim > MAX_NDIM:
+        raise ValueError(f"asnumpy.{func}: maximum supported dimension for an ndarray is "
+                         f"currently {MAX_NDIM}, found {ndim}")
+
+
 def check_nbytes(shape, itemsize: int, func: str) -> None:
     """NumPy's "array is too big" ValueError when ``shape`` of ``itemsize`` items overflows.
 
     As NumPy, the product of the non-zero dimensions counts, so a zero-size
-    shape can still be too big.
+    shape can still be too big; more than 64 dimensions are refused too.
     """
+    check_ndim(len(shape), func)
     nbytes = itemsize
     for d in shape:
         if d:
@@ -302,6 +315,11 @@ def basic_index(key, shape, strides, offset):
             f"too many indices for array: array is {len(shape)}-dimensional, "
             f"but {consumed} were indexed"
         )
+    result_ndim = len(shape) - consumed + sum(item is None for item in items) + sum(
+        isinstance(item, slice) for item in items)
+    if result_ndim > MAX_NDIM:
+        raise IndexError(f"number of dimensions must be within [0, {MAX_NDIM}], indexing "
+                         f"result would have {result_ndim}")
     if Ellipsis not in items:
         items = items + (Ellipsis,)
 

@@ -562,11 +562,14 @@ class ndarray:
         """
         if not shape:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
-        new_shape = _resolve_reshape(shape[0] if len(shape) == 1 else shape, self.size,
-                                     self.itemsize)
+        # NumPy's order: the keywords, the shape's length, 'K', then the shape itself
         order = _layout.check_order(order, "ndarray.reshape", "C")
+        copy = _copy_flag(copy, "ndarray.reshape")
+        dims = shape[0] if len(shape) == 1 else shape
         if order == "K":
+            _layout.check_ndim(np.ndim(dims) and len(dims), "ndarray.reshape")
             raise ValueError("order 'K' is not permitted for reshaping")
+        new_shape = _resolve_reshape(dims, self.size, self.itemsize)
         flags = self.flags
         layout = "F" if order == "F" or (order == "A" and flags.f_contiguous
                                          and not flags.c_contiguous) else "C"
@@ -676,12 +679,30 @@ def _keeps_order(array, order) -> bool:
     return {"C": flags.c_contiguous, "F": flags.f_contiguous}.get(order, True)
 
 
+_COPY_MODES = {np._CopyMode.ALWAYS: True, np._CopyMode.IF_NEEDED: None,
+               np._CopyMode.NEVER: False}
+
+
+def _copy_flag(copy, func):
+    """``copy=`` as True, False or None, as NumPy reads it: a string is refused (ValueError),
+    ``np._CopyMode`` maps to its meaning, anything else is its truth value."""
+    if isinstance(copy, str):
+        raise ValueError(f"asnumpy.{func}: strings are not allowed for 'copy' keyword. "
+                         "Use True/False/None instead.")
+    if copy is None or copy is True or copy is False:
+        return copy
+    if isinstance(copy, np._CopyMode):
+        return _COPY_MODES[copy]
+    return bool(copy)
+
+
 def _resolve_reshape(shape, size, itemsize=1) -> tuple[int, ...]:
     """``shape`` with its one negative (unknown) entry filled in, checked against ``size``."""
     try:
         dims = [operator.index(shape)]
     except TypeError:
         dims = [operator.index(d) for d in shape]
+    _layout.check_ndim(len(dims), "ndarray.reshape")      # NumPy: before any other check
     unknown = [i for i, d in enumerate(dims) if d < 0]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")

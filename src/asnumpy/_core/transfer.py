@@ -186,6 +186,8 @@ def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device
     order = _layout.check_order(order, "array")
     result = asarray(obj, dtype, order, device=device, copy=copy)
     ndmin = operator.index(ndmin)
+    if ndmin > _layout.MAX_NDIM:
+        raise ValueError(f"asnumpy.array: ndmin must be <= ndmax ({_layout.MAX_NDIM})")
     if ndmin > result.ndim:
         result = _prepend_ones(result, ndmin, order)
     return result

@@ -14,59 +14,58 @@ _NO_VALUE = np._NoValue
 _UFUNC_KEYWORDS = frozenset(("where", "casting", "order", "dtype", "signature", "subok"))
 
 
-def clip(a, min=_NO_VALUE, max=_NO_VALUE, out=None, *, a_min=_NO_VALUE, a_max=_NO_VALUE,
+def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_NO_VALUE,
          **kwargs):
-    """Clip (limit) the values of an array to ``[min, max]``, as ``numpy.clip``.
+    """Clip (limit) the values of an array to ``[a_min, a_max]``, as ``numpy.clip``.
 
-    The signature is the Array API standard's, ``clip(x, /, min=None, max=None)``,
-    with NumPy's spellings as keywords: ``clip(a, 1, 2)``, ``clip(a, min=1)`` and
-    ``clip(a, a_min=1, a_max=2)`` work as in NumPy.  Unlike NumPy, one positional
-    bound (``clip(a, 1)``) is the lower bound alone, as the standard says
-    (NumPy: TypeError).
+    NumPy's signature: ``clip(a, 1, 2)`` and ``clip(a, a_min=1, a_max=2)``
+    give both bounds (either may be None), the Array API standard's
+    keywords ``min=``/``max=`` one or both; one positional bound alone
+    (``clip(a, 1)``) is NumPy's TypeError (``a.clip(1)``, the method, is the
+    lower bound alone, as in NumPy).
 
     Parameters
     ----------
     a : array_like
         Values to clip.
-    min, max : array_like or None, optional
-        Lower and upper bounds (broadcast against ``a``); None or not given
-        leaves that side unbounded.  Python integers beyond an integer
-        array's range are ignored (NEP 50), as in NumPy.
+    a_min, a_max : array_like or None
+        Lower and upper bounds (broadcast against ``a``); None leaves that
+        side unbounded.  Python integers beyond an integer array's range are
+        ignored (NEP 50), as in NumPy.
     out : asnumpy.ndarray, optional
         Where to put the result.
-    a_min, a_max : array_like or None, optional
-        NumPy's names of ``min`` and ``max``; as in NumPy, when one is given
-        the other bound must be given too (positionally or by either name).
+    min, max : array_like or None, optional
+        The standard's names of the bounds, keywords only, instead of
+        ``a_min`` and ``a_max``.
     **kwargs
         ufunc keywords: ``where``, ``casting``, ``order``, ``dtype``, ``signature``.
 
     Returns
     -------
     asnumpy.ndarray
-        ``minimum(maximum(a, min), max)`` in the dtype NumPy's ``clip``
-        ufunc resolves; NaN in ``a`` or in a bound propagates.  Where
-        ``min > max`` every element is ``max``.
+        ``minimum(maximum(a, a_min), a_max)`` in the dtype NumPy's ``clip``
+        ufunc resolves; NaN in ``a`` or in a real bound propagates.  Where
+        ``a_min > a_max`` every element is ``a_max``.
 
     Raises
     ------
-    ValueError
-        When a bound is given under both names (``a_min`` and ``min``).
     TypeError
-        When ``a_min`` or ``a_max`` is given without the other bound.
+        When one of ``a_min`` and ``a_max`` is given without the other.
+    ValueError
+        When ``min`` or ``max`` is given with both ``a_min`` and ``a_max``.
     """
-    if (a_min is not _NO_VALUE and min is not _NO_VALUE) or (
-            a_max is not _NO_VALUE and max is not _NO_VALUE):
+    if a_min is _NO_VALUE and a_max is _NO_VALUE:
+        low = None if min is _NO_VALUE else min
+        high = None if max is _NO_VALUE else max
+    elif a_min is _NO_VALUE:
+        raise TypeError("asnumpy.clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is _NO_VALUE:
+        raise TypeError("asnumpy.clip() missing 1 required positional argument: 'a_max'")
+    elif min is not _NO_VALUE or max is not _NO_VALUE:
         raise ValueError("asnumpy.clip: Passing `min` or `max` keyword argument when "
                          "`a_min` and `a_max` are provided is forbidden.")
-    low = min if a_min is _NO_VALUE else a_min
-    high = max if a_max is _NO_VALUE else a_max
-    # NumPy's spelling keeps NumPy's rule: both bounds (either may be None)
-    if a_max is not _NO_VALUE and low is _NO_VALUE:
-        raise TypeError("asnumpy.clip() missing 1 required positional argument: 'a_min'")
-    if a_min is not _NO_VALUE and high is _NO_VALUE:
-        raise TypeError("asnumpy.clip() missing 1 required positional argument: 'a_max'")
-    low = None if low is _NO_VALUE else low
-    high = None if high is _NO_VALUE else high
+    else:
+        low, high = a_min, a_max
     return _clip(a, low, high, out, kwargs, "clip")
 
 

@@ -399,6 +399,7 @@ def expand_dims(a, axis):
         axis = (axis,)
     out_ndim = len(axis) + a.ndim
     axes = normalize_axis_tuple(axis, out_ndim, "expand_dims")
+    _layout.check_ndim(out_ndim, "expand_dims")
     dims = iter(zip(a._shape, a._strides))
     shape, strides = [], []
     for ax in range(out_ndim):
