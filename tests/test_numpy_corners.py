@@ -331,7 +331,8 @@ _COMPLEX_SPECIALS = numpy.array([complex(numpy.nan, numpy.inf), complex(-numpy.i
 @same_as_numpy()
 def test_item15_nan_to_num_takes_arrays_of_replacements(xp):
     a = xp.asarray
-    return (xp.nan_to_num(a(_SPECIALS), nan=a([1., 2, 3, 4]), posinf=a(7.), neginf=a([5., 6, 7, 8])),
+    return (xp.nan_to_num(a(_SPECIALS), nan=a([1., 2, 3, 4]), posinf=a(7.),
+                          neginf=a([5., 6, 7, 8])),
             xp.nan_to_num(a(_SPECIALS), nan=[1, 2, 3, 4]),
             xp.nan_to_num(a(_COMPLEX_SPECIALS), nan=a([1., 2, 3]), posinf=a([9., 8, 7])),
             xp.nan_to_num(a(_SPECIALS).astype(numpy.float32), neginf=a([1., 2, 3, 4])),

@@ -125,9 +125,10 @@ def lstsq(a, b, rcond=None):
     Returns
     -------
     tuple
-        ``(x, residuals, rank, singular_values)`` (a plain tuple, as NumPy 2.4's).  ``residuals`` are the
-        squared 2-norms of ``b - a @ x`` per column (shape ``(K,)``, or
-        ``(1,)`` for 1-D ``b``) when ``rank == N < M``, else empty.
+        ``(x, residuals, rank, singular_values)``, a plain tuple as NumPy
+        2.4's.  ``residuals`` are the squared 2-norms of ``b - a @ x`` per
+        column (shape ``(K,)``, or ``(1,)`` for 1-D ``b``) when
+        ``rank == N < M``, else empty.
     """
     func = "linalg.lstsq"
     device, (a, b) = operands(func, a, b)
