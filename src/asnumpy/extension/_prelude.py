@@ -221,8 +221,12 @@ static const int warpSize = 1;
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 template <class T> static inline T __ldg(const T* p) { return *p; }
-static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+/* rsqrt/rsqrtf are CUDA's; C23 gives glibc 2.42's <math.h> extern ones (zig's bundled
+   headers declare them), which an older host glibc lacks: asnumpy's own, under other names */
+static inline float asn_rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double asn_rsqrt(double x) { return 1.0 / sqrt(x); }
+#define rsqrtf asn_rsqrtf
+#define rsqrt asn_rsqrt
 #define __expf(x) expf(x)
 #define __logf(x) logf(x)
 #define __sinf(x) sinf(x)

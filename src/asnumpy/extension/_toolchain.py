@@ -25,7 +25,12 @@ copy of the checked bytes, so what ``dlopen`` maps is what was checked.
 Which compiler: ``$CXX`` when set (a command, e.g. ``"ccache g++"``), else
 the first of ``g++``, ``clang++``, ``c++`` on ``PATH``, else the ``ziglang``
 wheel (``python -m ziglang c++``; ``pip install "asnumpy[compiler]"``).
-Without any, :class:`CompilerNotFoundError` says how to get one.
+Without any, :class:`CompilerNotFoundError` says how to get one.  To use the
+wheel although a system compiler exists, set ``CXX="python -m ziglang c++"``.
+zig builds its C++ runtime on first use and keeps it in its global cache: for
+a zig compiler asnumpy points ``$ZIG_GLOBAL_CACHE_DIR`` (unless it is set) at
+:func:`zig_cache_dir`, held to the kernel cache's rules (this user's, 0700),
+since what is in it is linked into every kernel.
 
 Flags (:data:`FLAGS`): C++17, ``-O3 -march=native``, position-independent,
 ``-ffp-contract=off`` (no fused multiply-add: ``a*b + c`` rounds twice, as in
@@ -46,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 from ..runtime import _fork, disk_cache
@@ -61,6 +67,7 @@ __all__ = [
     "load_library",
     "numbered_source",
     "stats",
+    "zig_cache_dir",
 ]
 
 FLAGS = ("-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contract=off",
@@ -98,9 +105,53 @@ def cache_dir() -> Path:
     explicit = os.environ.get("ASNUMPY_KERNEL_CACHE_DIR")
     if explicit:
         return Path(explicit)
+    return _user_cache() / "asnumpy" / "kernels"
+
+
+def _user_cache() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or (
         os.environ.get("LOCALAPPDATA") if sys.platform == "win32" else None)
-    return (Path(base) if base else Path.home() / ".cache") / "asnumpy" / "kernels"
+    return Path(base) if base else Path.home() / ".cache"
+
+
+def zig_cache_dir() -> Path:
+    """The global cache of a zig compiler (the ``ziglang`` wheel) running for asnumpy.
+
+    ``$ZIG_GLOBAL_CACHE_DIR`` when set; else ``$XDG_CACHE_HOME/asnumpy/zig`` or
+    ``~/.cache/asnumpy/zig``, created 0700 and used only when it is this user's
+    and not writable by group or others (the kernel cache's rule, see
+    :mod:`asnumpy.runtime.disk_cache`): zig keeps the C++ runtime it builds on
+    first use there and links it into every kernel.  Otherwise a warning names
+    it and this process's private scratch directory serves (zig's runtime is
+    then built again, about a minute).
+    """
+    explicit = os.environ.get("ZIG_GLOBAL_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    path = _user_cache() / "asnumpy" / "zig"
+    fd, reason = disk_cache._open_private_dir(path)
+    if fd is not None:
+        os.close(fd)
+        return path
+    fallback = disk_cache.private_dir() / "zig"
+    if path not in _warned_zig:
+        _warned_zig.add(path)
+        warnings.warn(
+            f"asnumpy: not using the zig cache directory {str(path)!r}: {reason}; zig's "
+            f"C++ runtime is built again in {str(fallback)!r} for this process. Make the "
+            "directory yours and private (chmod 700), or set $ZIG_GLOBAL_CACHE_DIR.",
+            UserWarning, stacklevel=2)
+    return fallback
+
+
+_warned_zig: set[Path] = set()
+
+
+def _environment(command: tuple) -> dict | None:
+    """The compiler's environment: for zig, its global cache in :func:`zig_cache_dir`."""
+    if "ziglang" not in command and os.path.basename(command[0]) not in ("zig", "zig.exe"):
+        return None
+    return {**os.environ, "ZIG_GLOBAL_CACHE_DIR": str(zig_cache_dir())}
 
 
 def clear_memory_cache() -> None:
@@ -163,7 +214,7 @@ def compiler_info() -> dict:
 def _version(command: tuple) -> str:
     try:
         proc = subprocess.run([*command, "--version"], capture_output=True, text=True,
-                              timeout=120, check=False)
+                              timeout=120, check=False, env=_environment(command))
     except OSError as exc:
         raise CompilerNotFoundError(
             f"asnumpy.extension: the C++ compiler {' '.join(command)!r} does not run: {exc}"
@@ -297,7 +348,8 @@ def _compile(source: str, options: tuple, command: tuple) -> bytes:
         stats["compiles"] += 1
         try:
             proc = subprocess.run([*command, *FLAGS, *options, source_path, "-o", output],
-                                  capture_output=True, text=True, check=False)
+                                  capture_output=True, text=True, check=False,
+                                  env=_environment(command))
         except OSError as exc:
             raise CompilerNotFoundError(
                 f"asnumpy.extension: the C++ compiler {' '.join(command)!r} does not run: "
