@@ -8,6 +8,8 @@ Argument errors are Python's own, worded for the method.
 
 from __future__ import annotations
 
+import inspect
+
 from .ndarray import ndarray
 
 __all__ = ["make_method", "attach_methods"]
@@ -40,9 +42,26 @@ def make_method(name, function, positional, keyword_only=(), call=_call_with_sel
         return call(function, self, kwargs)
 
     method.__name__ = method.__qualname__ = name
+    method.__signature__ = _signature(function, positional, keyword_only)
     method.__doc__ = (f"a.{name}({shown})\n\nSee :func:`asnumpy.{name}` for the full "
                       "documentation.")
     return method
+
+
+def _signature(function, positional, keyword_only) -> inspect.Signature:
+    """The method's signature for ``inspect``: ``self``, then `positional` and `keyword_only`,
+    each with the default of `function`'s parameter of the same name (none where `function`
+    names it otherwise, e.g. ``put``'s ``ind`` for ``indices``)."""
+    defaults = {name: parameter.default
+                for name, parameter in inspect.signature(function).parameters.items()}
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)]
+    for names in (positional, keyword_only):
+        for name in names:
+            parameters.append(inspect.Parameter(
+                name, kind, default=defaults.get(name, inspect.Parameter.empty)))
+        kind = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature(parameters)
 
 
 def attach_methods(table) -> None:

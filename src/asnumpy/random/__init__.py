@@ -40,6 +40,8 @@ current device; where NumPy returns a scalar a 0-d array is returned.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 # NumPy's bit generators and seed sequences are seed carriers here: a
@@ -98,9 +100,14 @@ def _bind(name):
     def function(*args, **kwargs):
         return getattr(_global, name)(*args, **kwargs)
 
+    method = getattr(RandomState, name)
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = getattr(RandomState, name).__doc__
+    function.__doc__ = method.__doc__
     function.__module__ = __name__
+    # the RandomState method's parameters, less self (read by inspect.signature)
+    signature = inspect.signature(method)
+    function.__signature__ = signature.replace(
+        parameters=list(signature.parameters.values())[1:])
     return function
 
 

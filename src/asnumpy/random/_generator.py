@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import operator
 
 import numpy as np
@@ -570,6 +571,19 @@ class Generator:
         return take(population, index, axis=axis)
 
 
+def _law_signature(names, defaults) -> inspect.Signature:
+    """``(self, <names>, size=None, *, dtype=None)`` for ``inspect``: NumPy's law's own
+    parameters, then AsNumpy's ``dtype=``."""
+    required = len(names) - len(defaults)
+    kind, empty = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty
+    return inspect.Signature([
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY),
+        *(inspect.Parameter(n, kind, default=empty if i < required else defaults[i - required])
+          for i, n in enumerate(names)),
+        inspect.Parameter("size", kind, default=None),
+        inspect.Parameter("dtype", inspect.Parameter.KEYWORD_ONLY, default=None)])
+
+
 def _distribution(name, names, defaults):
     """A Generator method drawing law ``name`` with parameters ``names`` blockwise."""
     required = len(names) - len(defaults)
@@ -601,6 +615,7 @@ def _distribution(name, names, defaults):
         [n if i < required else f"{n}={defaults[i - required]}" for i, n in enumerate(names)]
         + ["size=None"])
     method.__name__ = method.__qualname__ = name
+    method.__signature__ = _law_signature(names, defaults)
     method.__doc__ = (
         f"Draw samples from NumPy's ``Generator.{name}`` law: ``{name}({signature})``.\n\n"
         "Parameters\n----------\n"

@@ -8,6 +8,7 @@ NumPy's ``SeedSequence``), so they differ from NumPy's MT19937
 
 from __future__ import annotations
 
+import inspect
 import operator
 import warnings
 
@@ -266,6 +267,7 @@ def _legacy(name):
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = law.__doc__
+    method.__signature__ = inspect.signature(law)     # the Generator law's parameters
     return method
 
 
