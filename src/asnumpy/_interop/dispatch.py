@@ -10,6 +10,14 @@ namespaces in :data:`NAMESPACE_PAIRS`, every NumPy function that dispatches
 name, and every NumPy ufunc maps to the :class:`asnumpy.ufunc` that wraps it.
 It is built on the first dispatch, so names added later are found.
 
+A NumPy ufunc from outside NumPy's namespace -- SciPy's ``scipy.special.gamma``,
+``erf``, ``expit``, a Numba ufunc -- is wrapped in an :class:`asnumpy.ufunc` on
+first dispatch (:func:`foreign_ufunc`): it runs through asnumpy's ufunc
+machinery like NumPy's own (its loops on the arrays' memory on cpu, the host
+fallback on cuda), with ``out=``, ``where=``, ``dtype=`` and the methods it
+defines.  One computing on Python objects (``numpy.frompyfunc``'s) raises
+``TypeError``: asnumpy arrays hold numbers.
+
 A NumPy function asnumpy does not implement raises ``TypeError`` naming it:
 dispatch never copies an array to the host behind the user's back.  NumPy
 operands and scalars mixed in follow the one mixing rule of the library (see
@@ -28,8 +36,10 @@ import numpy as np
 
 from .._core.ndarray import ndarray
 from .._core.ufuncs import ufunc as asnumpy_ufunc
+from .._core.ufuncs.catalog import kernel_key
 
-__all__ = ["NAMESPACE_PAIRS", "array_function", "array_ufunc", "implementation_of"]
+__all__ = ["NAMESPACE_PAIRS", "array_function", "array_ufunc", "foreign_ufunc",
+           "implementation_of"]
 
 # (NumPy module, asnumpy module): the namespaces whose same-named members correspond
 NAMESPACE_PAIRS = (
@@ -44,6 +54,8 @@ _ARRAY_FUNCTION = type(np.sum)          # numpy._ArrayFunctionDispatcher
 _TABLE: dict = {}                       # NumPy function or ufunc -> asnumpy's
 _LIKE: set = set()                      # NumPy creation functions with like= (NEP 35)
 _ACTIVE = threading.local()             # the NumPy functions being dispatched, per thread
+_FOREIGN: dict = {}                     # foreign NumPy ufunc -> its asnumpy.ufunc wrapper
+_FOREIGN_CACHE_SIZE = 1024              # (ufuncs take no weak references: bounded instead)
 
 
 def _import(name):
@@ -100,6 +112,26 @@ def implementation_of(numpy_object):
     return _TABLE.get(numpy_object)
 
 
+def foreign_ufunc(numpy_ufunc):
+    """The :class:`asnumpy.ufunc` running ``numpy_ufunc``, a NumPy ufunc outside NumPy's
+    namespace (``scipy.special.gamma``), made on first use; TypeError for one whose
+    loops all compute on Python objects (``numpy.frompyfunc``'s)."""
+    ours = _FOREIGN.get(numpy_ufunc)
+    if ours is not None:
+        return ours
+    if numpy_ufunc.types and all("O" in loop for loop in numpy_ufunc.types):
+        raise TypeError(
+            f"asnumpy: the ufunc {numpy_ufunc.__name__!r} computes on Python objects "
+            "(dtype object), which asnumpy arrays do not hold; use asnumpy.frompyfunc or "
+            "asnumpy.vectorize (they return numeric asnumpy arrays), or copy the arrays to "
+            "the host explicitly with a.get()")
+    ours = asnumpy_ufunc(numpy_ufunc)
+    if len(_FOREIGN) >= _FOREIGN_CACHE_SIZE:
+        _FOREIGN.clear()
+    _FOREIGN[numpy_ufunc] = ours
+    return ours
+
+
 def _not_implemented(what: str) -> TypeError:
     return TypeError(
         f"asnumpy: {what} is not implemented for asnumpy arrays; copy them to the host "
@@ -122,7 +154,9 @@ def array_ufunc(self, numpy_ufunc, method, *inputs, **kwargs):
         return NotImplemented
     ours = implementation_of(numpy_ufunc)
     if ours is None:
-        raise _not_implemented(f"numpy.{numpy_ufunc.__name__}")
+        if isinstance(kernel_key(numpy_ufunc), str):     # NumPy's own, not implemented
+            raise _not_implemented(f"numpy.{numpy_ufunc.__name__}")
+        ours = foreign_ufunc(numpy_ufunc)
     if method != "__call__" and "out" in kwargs and len(outs) == 1:
         # NumPy passes out= as a tuple; the methods take the array, as NumPy's do
         kwargs["out"] = outs[0]

@@ -5,11 +5,19 @@ list and type rules are read from that object, and each back end computes it
 by name (NumPy's loop on ``cpu``).  Operators and in-place operators of
 :class:`asnumpy.ndarray` are generated from :data:`BINARY_OPERATORS` and
 :data:`UNARY_OPERATORS`.
+
+A NumPy ufunc outside NumPy's namespace (SciPy's ``scipy.special.gamma``, a
+user's ``numpy.frompyfunc`` or Numba ufunc) runs through the same machinery
+(``_interop/dispatch.py`` wraps it on first dispatch); back ends know it by the
+ufunc object itself instead of a name (:func:`kernel_key`).
 """
 
 from __future__ import annotations
 
-__all__ = ["ALIASES", "BINARY_OPERATORS", "COMPARISONS", "UFUNCS", "UNARY_OPERATORS"]
+import numpy as np
+
+__all__ = ["ALIASES", "BINARY_OPERATORS", "COMPARISONS", "UFUNCS", "UNARY_OPERATORS",
+           "kernel_key"]
 
 # category -> NumPy ufunc names (NumPy's ``__name__`` of each)
 UFUNCS = {
@@ -66,3 +74,14 @@ COMPARISONS = {
     "gt": "greater", "ge": "greater_equal",
 }
 UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+
+# NumPy's own ufuncs by ``__name__``: the names back ends compute ufuncs by
+_NUMPY_UFUNCS = {f.__name__: f for f in vars(np).values() if isinstance(f, np.ufunc)}
+
+
+def kernel_key(numpy_ufunc):
+    """What back-end kernels know ``numpy_ufunc`` by: NumPy's own ufuncs by ``__name__``;
+    any other (``scipy.special.gamma``, whose ``exp2`` is not NumPy's) as the object."""
+    name = numpy_ufunc.__name__
+    return name if _NUMPY_UFUNCS.get(name) is numpy_ufunc else numpy_ufunc

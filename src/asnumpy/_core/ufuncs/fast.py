@@ -55,6 +55,7 @@ from ...runtime._state import open_stream_blocks
 from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
+from .catalog import kernel_key
 
 __all__ = ["binary_lanes", "no_lane", "reduce_lane", "unary_lanes"]
 
@@ -88,7 +89,7 @@ def _cost(loops, numpy_ufunc, operands):
         return 0, None
     if not _NUMPY_DTYPES.issuperset(loop):
         return 0, None
-    return loop[-1].itemsize * loops.direct_weight(numpy_ufunc.__name__, loop), loop[-1]
+    return loop[-1].itemsize * loops.direct_weight(kernel_key(numpy_ufunc), loop), loop[-1]
 
 
 def _into_pool(call, device, operands, dtype, shape):
@@ -347,7 +348,7 @@ def unary_lanes(numpy_ufunc):
 
 def reduce_lane(numpy_ufunc):
     """``lane(a)``: ``numpy_ufunc.reduce`` over all of ``a`` with NumPy's defaults (``a.sum()``)."""
-    reduce, name = numpy_ufunc.reduce, numpy_ufunc.__name__
+    reduce, name = numpy_ufunc.reduce, kernel_key(numpy_ufunc)
 
     def lane(a):
         if type(a) is not ndarray:

@@ -126,7 +126,7 @@ def _reduce_key(ufunc, array, axis, dtype, out, keepdims, initial, where):
         if type(out) is not ndarray or not out._writeable:
             return None
         out = (out._dtype, out._shape, out._device)
-    key = (ufunc.__name__, array._dtype, array._shape, array._device, axis, dtype, keepdims, out)
+    key = (ufunc._kernel_key, array._dtype, array._shape, array._device, axis, dtype, keepdims, out)
     try:
         hash(key)
     except TypeError:                  # a list as axis, say: not cached
@@ -143,7 +143,7 @@ def reduce(ufunc, array, axis, dtype, out, keepdims, initial, where):
         axes, shape, result_dtype = planned
         out = empty(shape, result_dtype, array._device, func=func) if out is None else \
             _out_tuple(out, func)
-        launch("reduce", out, ufunc._numpy.__name__, array, axes,
+        launch("reduce", out, ufunc._kernel_key, array, axes,
                None if dtype is None else np.dtype(dtype), keepdims, None, None, func=func)
         return out
     _binary_only(ufunc, "reduce")
@@ -180,7 +180,7 @@ def reduce(ufunc, array, axis, dtype, out, keepdims, initial, where):
         _REDUCE_PLANS[key] = (axes, shape, out.dtype)
     # initial=None means none (the first element starts the reduction), as in NumPy
     initial_value = None if initial is np._NoValue or initial is None else np.asarray(initial)
-    launch("reduce", out, numpy_ufunc.__name__, array, axes,
+    launch("reduce", out, ufunc._kernel_key, array, axes,
            None if dtype is None else np.dtype(dtype), keepdims, initial_value, where_array,
            func=func)
     return out
@@ -224,7 +224,7 @@ def accumulate(ufunc, array, axis, dtype, out):
             numpy_ufunc.accumulate(probe, axis=axis, dtype=dtype,
                                    out=np.empty(probe.shape, out.dtype))
     axis = normalize_axis(_single_axis(axis, func, "accumulate"), array.ndim, func)
-    launch("accumulate", out, numpy_ufunc.__name__, array, axis,
+    launch("accumulate", out, ufunc._kernel_key, array, axis,
            None if dtype is None else np.dtype(dtype), func=func)
     return out
 
@@ -272,7 +272,7 @@ def reduceat(ufunc, array, indices, axis, dtype, out):
             numpy_ufunc.reduceat(probe, [0] * len(host_indices), axis=axis, dtype=dtype,
                                  out=np.empty(probe_shape[:axis] + [len(host_indices)]
                                               + probe_shape[axis + 1:], out.dtype))
-    launch("reduceat", out, numpy_ufunc.__name__, array, host_indices, axis,
+    launch("reduceat", out, ufunc._kernel_key, array, host_indices, axis,
            None if dtype is None else np.dtype(dtype), func=func)
     return out
 
@@ -352,4 +352,4 @@ def at(ufunc, a, indices, b):
     # (ones, not zeros: the probe must not divide by zero)
     with _probing(func):
         ufunc._numpy.at(np.ones(1, a.dtype), np.zeros(_probe(selected), np.intp), *probe_args)
-    launch("at", a, ufunc._numpy.__name__, index, b, func=func)
+    launch("at", a, ufunc._kernel_key, index, b, func=func)
