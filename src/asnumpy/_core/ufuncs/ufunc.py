@@ -31,6 +31,7 @@ from .. import _layout
 from .._layout import check_order, contiguous_strides
 from ..ndarray import ndarray
 from . import _shapes
+from .catalog import kernel_key
 from .fast import binary_lanes, reduce_lane, unary_lanes
 
 __all__ = ["ufunc", "Plan"]
@@ -83,6 +84,8 @@ class ufunc:
         self.identity = numpy_ufunc.identity
         self.signature = numpy_ufunc.signature
         self._plans = {}
+        # how kernels know it: NumPy's name, or the object (SciPy's, a user's ufunc)
+        self._kernel_key = kernel_key(numpy_ufunc)
         # the fast lane for small calls on the cpu device (fast.py); None: none
         self._lane = self._lane_out = None
         if numpy_ufunc.signature is None and numpy_ufunc.nout == 1 and numpy_ufunc.nin <= 2:
@@ -176,7 +179,7 @@ class ufunc:
         cache_key = None
         if method == "__call__" and len(args) == nin:
             cache_key = _cache_key(args, kwargs)[0]
-        compare_ints = self._numpy.__name__ in _MIRRORED and int in map(type, inputs)
+        compare_ints = self._kernel_key in _MIRRORED and int in map(type, inputs)
         if compare_ints:
             cache_key = None
             if method != "plan":       # a user's plan substitutes at each call (Plan.__call__)
@@ -214,7 +217,7 @@ class ufunc:
                 check_same_device(name, device, out)
         # what NumPy's iterator lays a new output out by (order 'K' and 'A')
         like = (inputs, tuple(o for o in (*outs, where) if o is not None), self.signature)
-        plan = Plan(self, numpy_ufunc.__name__, loop, device, tuple(out_shapes), order, like,
+        plan = Plan(self, kernel_key(numpy_ufunc), loop, device, tuple(out_shapes), order, like,
                     inputs, outs, where)
         plan._compare_ints = compare_ints and method == "plan"
         if cache_key is not None:
