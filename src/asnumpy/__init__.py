@@ -58,7 +58,10 @@ _LAZY_NAMES = {     # module -> the names it provides here
         "corrcoef", "correlate", "convolve"),
 }
 _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
-                     submodules=("emath", "fft", "lib", "linalg", "polynomial", "random"))
+                     submodules=("emath", "fft", "lib", "linalg", "polynomial", "random",
+                                 "typing"))
+# asnumpy.typing: the type aliases of asnumpy's annotations and stubs (imports numpy.typing)
+__all__ += ["typing"]
 # ... and the ndarray methods those parts define, placeholders until first use: the first
 # access imports the module, whose import sets the real method on ndarray (_lazy.LazyAttribute)
 _LAZY_METHODS = {
