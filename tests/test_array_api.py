@@ -1,7 +1,9 @@
 """The Array API standard's protocols and keywords, differentially against NumPy 2.
 
 ``__array_namespace__`` and ``__array_namespace_info__`` answer as NumPy's do
-(same versions, kinds, dtypes, capabilities), with asnumpy's devices;
+(same versions, kinds, dtypes, capabilities), with asnumpy's devices, and the
+standard's 2025.12 where it is newer than NumPy 2.4 (that version accepted, a
+tuple of devices; tests/test_array_api_namespace.py holds the namespace itself);
 ``to_device`` and ``astype(..., device=)`` move arrays between cpu:0 and
 cpu:1; the standard's keywords NumPy lacks (``descending`` of sort/argsort,
 ``dtype`` of fftfreq/rfftfreq) are checked against results computed on the
@@ -32,11 +34,13 @@ KINDS = [None, "bool", "signed integer", "unsigned integer", "integral", "real f
 # -- __array_namespace__ -------------------------------------------------------------------
 
 @pytest.mark.parametrize("version", [None, "2021.12", "2022.12", "2023.12", "2024.12",
-                                     "2025.12", "2020.10", "2024", "", 2024.12])
-def test_array_namespace_accepts_numpys_versions(version):
+                                     "2025.12", "2026.12", "2020.10", "2024", "", 2024.12])
+def test_array_namespace_accepts_numpys_versions_and_2025_12(version):
     expected = _outcome(lambda: numpy.zeros(2).__array_namespace__(api_version=version))
+    if version == "2025.12":            # newer than NumPy 2.4 (which raises ValueError)
+        expected = "numpy"
     actual = _outcome(lambda: asnumpy.zeros(2).__array_namespace__(api_version=version))
-    assert actual == ("asnumpy" if expected == "numpy" else expected)
+    assert actual == ("asnumpy.array_api" if expected == "numpy" else expected)
 
 
 def _outcome(call):
@@ -46,10 +50,12 @@ def _outcome(call):
         return type(exc)
 
 
-def test_array_namespace_is_the_module_and_declares_its_version():
+def test_array_namespace_is_asnumpy_array_api_and_declares_2025_12():
     a = asnumpy.arange(3, device="cpu:1")
-    assert a.__array_namespace__() is asnumpy
-    assert asnumpy.__array_api_version__ == numpy.__array_api_version__
+    assert a.__array_namespace__() is asnumpy.array_api
+    assert a.__array_namespace__(api_version="2023.12") is asnumpy.array_api
+    assert asnumpy.array_api.__array_api_version__ == "2025.12"
+    assert asnumpy.__array_api_version__ == "2025.12"
     with pytest.raises(ValueError, match="__array_namespace__.*'1999.12'"):
         a.__array_namespace__(api_version="1999.12")
     with pytest.raises(TypeError):
@@ -87,7 +93,8 @@ def test_dtypes_unknown_kind_is_a_value_error_as_in_numpy(kind):
 
 def test_info_devices_and_default_device():
     info = asnumpy.__array_namespace_info__()
-    assert info.devices() == asnumpy.devices()
+    # the standard's 2025.12 tuple (NumPy 2.4's is a list)
+    assert type(info.devices()) is tuple and info.devices() == tuple(asnumpy.devices())
     assert {"cpu:0", "cpu:1"} <= {d.name for d in info.devices()}
     assert info.default_device() == asnumpy.get_device()
     assert info.default_device() in info.devices()

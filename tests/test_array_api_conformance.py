@@ -1,11 +1,13 @@
-"""The Array API standard's conformance suite (data-apis/array-api-tests) run against asnumpy.
+"""The Array API standard's conformance suite (data-apis/array-api-tests) run against
+asnumpy's Array API namespace, ``asnumpy.array_api`` (what ``a.__array_namespace__()``
+returns), at the version it declares (2025.12).
 
 The suite is not vendored: an unmodified copy is looked for in
 ``$ASNUMPY_ARRAY_API_TESTS`` or beside the checkout (``../shared/array-api-tests``,
 where this project's CI lays it), and the test is skipped when none is found.
-It runs in a subprocess, without an xfails file, and at least 99.5% of its
-tests must pass (skips do not count). The counts are printed, so ``pytest -s``
-or the failure message shows them.
+It runs in a subprocess, without an xfails file, and every test must pass or be
+skipped by the suite itself. The counts are printed, so ``pytest -s`` or the
+failure message shows them.
 """
 
 import json
@@ -16,8 +18,8 @@ import sys
 
 import pytest
 
-# the share of the suite's (passed + failed) tests that must pass
-REQUIRED_PASS_RATE = 0.995
+# the namespace the suite tests (the package's own module differs where NumPy 2.4 does)
+NAMESPACE = "asnumpy.array_api"
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -31,7 +33,7 @@ def _suite() -> pathlib.Path | None:
 
 
 def _worker_options() -> list[str]:
-    """Both cores when pytest-xdist is there (the suite takes ~11 minutes on one)."""
+    """Both cores when pytest-xdist is there (the suite takes about a minute on two)."""
     try:
         import xdist  # noqa: F401
     except ImportError:
@@ -49,7 +51,7 @@ def test_array_api_conformance_suite_passes(tmp_path):
     report = tmp_path / "report.json"
     # a fresh example database each run: the same examples in CI as here, and
     # nothing written into the (read-only) copy of the suite
-    env = dict(os.environ, ARRAY_API_TESTS_MODULE="asnumpy",
+    env = dict(os.environ, ARRAY_API_TESTS_MODULE=NAMESPACE,
                HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path / "hypothesis"))
     env.pop("PYTEST_ADDOPTS", None)
     command = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-p", "no:cacheprovider",
@@ -66,5 +68,4 @@ def test_array_api_conformance_suite_passes(tmp_path):
     counts = (f"array-api-tests: {passed} passed, {failed} failed, {errors} errors, "
               f"{summary.get('skipped', 0)} skipped")
     print(counts)
-    assert errors == 0, counts + "\n" + "\n".join(failures)
-    assert passed >= REQUIRED_PASS_RATE * (passed + failed), counts + "\n" + "\n".join(failures)
+    assert passed > 0 and failed == errors == 0, counts + "\n" + "\n".join(failures)

@@ -910,15 +910,16 @@ def test_pickle_round_trip(rng, layout, dtype):
     assert_same_array(other, x)
 
 
-# -- no implicit transfers to NumPy ----------------------------------------
+# -- implicit conversion to NumPy: a view on cpu (tests/test_host_conversion.py) ----
 
 
-def test_numpy_cannot_convert_asnumpy_arrays_implicitly(rng):
-    a = anp.asarray(random_data(rng, (3,), np.float64))
-    with pytest.raises(TypeError, match="get"):
-        np.asarray(a)
-    with pytest.raises(TypeError):
-        np.array(a)
+def test_numpy_converts_cpu_arrays_to_views(rng):
+    x = random_data(rng, (3,), np.float64)
+    a = anp.asarray(x, device="cpu:0")
+    view = np.asarray(a)
+    np.testing.assert_array_equal(view, x)
+    view[0] = 7.0
+    assert a[0].item() == 7.0
     # NumPy's functions dispatch to asnumpy's instead (tests/test_numpy_dispatch.py)
     assert isinstance(np.add(a, 1), anp.ndarray)
 

@@ -210,11 +210,19 @@ __all__ += [
 ]
 
 # [interop: the Array API standard (__array_namespace__, to_device, inspection, astype)]
-from ._interop.array_api import __array_namespace_info__, astype  # noqa: E402
-__all__ += ["__array_namespace_info__", "astype"]
+from ._interop.array_api import __array_namespace_info__, array_api, astype  # noqa: E402
+__all__ += ["__array_namespace_info__", "array_api", "astype"]
 
 # [interop: NumPy's dispatch protocols, installed on ndarray once the namespace is built]
 from ._interop import dispatch as _dispatch  # noqa: E402,F401
+
+# [interop: numpy.asarray(a) (__array__): a view on cpu; off the host refused unless opted in]
+from ._interop.host_conversion import (  # noqa: E402
+    HostCopyWarning, allow_host_copies, get_implicit_host_copies, host_copy_count,
+    set_implicit_host_copies,
+)
+__all__ += ["HostCopyWarning", "allow_host_copies", "get_implicit_host_copies",
+            "host_copy_count", "set_implicit_host_copies"]
 
 # [interop: DLPack (__dlpack__, __dlpack_device__) and __cuda_array_interface__ on ndarray]
 # (imported on first use: see _LAZY and _LAZY_METHODS)
@@ -224,8 +232,9 @@ __all__ += _LAZY.export("._interop.dlpack", ("from_dlpack",))
 from ._interop import pickling as _pickling  # noqa: E402,F401
 
 __version__ = "0.1.0"
-# the Array API standard version asnumpy conforms to (NumPy 2.4's)
-__array_api_version__ = "2024.12"
+# the Array API standard version asnumpy declares; asnumpy.array_api (a.__array_namespace__())
+# conforms to it, the module differs where NumPy 2.4 does (docs/interop.md, "The Array API")
+__array_api_version__ = "2025.12"
 
 # AsNumpy's users write ``except anp.MemoryError``.
 MemoryError = OutOfMemoryError

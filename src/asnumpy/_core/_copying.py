@@ -9,6 +9,7 @@ their ``__asnumpy_device__``, so ``ndarray`` imports it and not the other way.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,17 +28,31 @@ __all__ = ["ASYNC", "copy_host_into", "from_host", "host_array", "host_value", "
 ASYNC = "async"     # stream= value: copy on the device's transfer stream and return at once
 
 
+class _Sequences(threading.local):
+    converting = 0          # host_value is converting a list or tuple on this thread
+
+
+SEQUENCES = _Sequences()
+"""While ``converting``, ``ndarray.__array__`` refuses even on cpu (_interop/host_conversion):
+asnumpy arrays inside a sequence are fetched by :func:`host_value`, which learns their
+devices (the mixing rule), instead of being read by NumPy as host views."""
+
+
 def host_value(obj, dtype=None, devices=None) -> np.ndarray:
     """``obj`` as a NumPy array of any dtype; asnumpy arrays inside sequences are fetched.
 
     ``devices``, a set, collects the devices of the asnumpy arrays fetched.
     """
+    if not isinstance(obj, (list, tuple)):
+        return np.asarray(obj, dtype=dtype)
+    SEQUENCES.converting += 1
     try:
         return np.asarray(obj, dtype=dtype)
     except TypeError:
-        if not isinstance(obj, (list, tuple)):
-            raise
-        return np.asarray(_fetch_nested(obj, set() if devices is None else devices), dtype=dtype)
+        pass
+    finally:
+        SEQUENCES.converting -= 1
+    return np.asarray(_fetch_nested(obj, set() if devices is None else devices), dtype=dtype)
 
 
 def host_array(obj, dtype, func, devices=None) -> np.ndarray:

@@ -126,7 +126,7 @@ class ndarray:
                  "_writeable", "_native", "__weakref__")
     # NumPy's dispatch protocols (__array_ufunc__, __array_function__) and the
     # other interop protocols are installed by the asnumpy._interop package:
-    # numpy.sum(a) runs asnumpy.sum, and transfers stay explicit.
+    # numpy.sum(a) runs asnumpy.sum; numpy.asarray(a) is a view on cpu only.
     __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
     __hash__ = None
     # numpy.ndarray's is 0.0: libraries that pick the operand whose type decides a mixed
@@ -403,11 +403,8 @@ class ndarray:
     def __index__(self) -> int:
         return operator.index(self._scalar_source())
 
-    def __array__(self, dtype=None, copy=None):
-        raise TypeError(
-            "Implicit conversion of an asnumpy.ndarray to a NumPy array is not allowed; "
-            "use .get(), .to_numpy() or asnumpy.asnumpy() to copy it to the host explicitly"
-        )
+    # __array__ (numpy.asarray(a)) is installed by asnumpy._interop.host_conversion:
+    # a view on cpu, as a CPU torch.Tensor's; refused off the host unless opted in.
 
     def __copy__(self):
         return self.copy()

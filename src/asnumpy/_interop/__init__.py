@@ -1,6 +1,7 @@
 """The interop edge: protocols other libraries call on asnumpy arrays.
 
-NumPy's dispatch (``__array_ufunc__``, ``__array_function__``), the Array API
+NumPy's dispatch (``__array_ufunc__``, ``__array_function__``), conversion to
+NumPy (``__array__``: PyTorch's rule, ``host_conversion.py``), the Array API
 (``__array_namespace__``, ``__array_namespace_info__``), DLPack and the CUDA
 array interface.  This package only maps and forwards to the front end: no op
 logic lives here.  Each module installs its ndarray protocol methods when the

@@ -1,27 +1,29 @@
 """The Array API standard's protocols on asnumpy (what ``array_api_compat`` and
 Array API consumers call).
 
-``a.__array_namespace__()`` is the ``asnumpy`` module itself: its functions
-follow NumPy 2, and NumPy 2's namespace is the Array API's (asnumpy declares
-the version in ``asnumpy.__array_api_version__``).  ``__array_namespace_info__()``
-describes what asnumpy supports: every Array API dtype on every device, the
-devices available now, and NumPy's default dtypes.  ``a.to_device(device)``
-and ``astype(x, dtype, device=...)`` move arrays between asnumpy devices.
+``a.__array_namespace__()`` is ``asnumpy.array_api`` (``array_api_namespace``):
+the ``asnumpy`` module with the standard's answers where NumPy 2.4's differ;
+both declare the standard's version 2025.12 in ``__array_api_version__``.
+``__array_namespace_info__()`` describes what asnumpy supports: every Array API
+dtype on every device, the devices available now, and NumPy's default dtypes.
+``a.to_device(device)`` and ``astype(x, dtype, device=...)`` move arrays
+between asnumpy devices.
 """
 
 from __future__ import annotations
-
-import importlib
 
 import numpy as np
 
 from .._core.ndarray import ndarray
 from ..runtime import Device, devices as available_devices, get_device
+from .array_api_namespace import VERSION, array_api
 
-__all__ = ["API_VERSIONS", "ArrayNamespaceInfo", "__array_namespace_info__", "astype"]
+__all__ = ["API_VERSIONS", "ArrayNamespaceInfo", "VERSION", "__array_namespace_info__",
+           "array_api", "astype"]
 
-# the versions of the standard a caller may ask ``__array_namespace__`` for (NumPy 2.4's)
-API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+# the versions of the standard a caller may ask ``__array_namespace__`` for (NumPy 2.4's
+# and 2025.12; every one gets the 2025.12 namespace, as NumPy's callers get its one)
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", VERSION)
 
 # NumPy's ``NPY_MAXDIMS``: asnumpy's layouts hold at most this many dimensions
 _MAX_DIMENSIONS = 64
@@ -46,11 +48,6 @@ _DEFAULT_DTYPES = {
     "integral": np.dtype(np.intp),
     "indexing": np.dtype(np.intp),
 }
-
-
-def _namespace():
-    # the package object itself (this module is imported while it is being built)
-    return importlib.import_module(__name__.split(".", 1)[0])
 
 
 def _device_or_current(device, func) -> Device:
@@ -123,9 +120,10 @@ class ArrayNamespaceInfo:
         return {name: np.dtype(name) for atomic in _ATOMIC_KINDS if atomic in kinds
                 for name in _ATOMIC_KINDS[atomic]}
 
-    def devices(self) -> list:
-        """Every asnumpy device available now."""
-        return available_devices()
+    def devices(self) -> tuple:
+        """Every asnumpy device available now, as a tuple (the standard's 2025.12 type;
+        NumPy 2.4's is a list)."""
+        return tuple(available_devices())
 
     def __repr__(self):
         return "asnumpy.__array_namespace_info__()"
@@ -173,10 +171,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
 
 
 def _array_namespace(self, /, *, api_version=None):
-    """The Array API namespace of asnumpy arrays: the ``asnumpy`` module.
+    """The Array API namespace of asnumpy arrays: ``asnumpy.array_api``.
 
     ``api_version`` names the version of the standard wanted; asnumpy
-    supports 2021.12 to 2024.12 (None: the newest).
+    supports 2021.12 to 2025.12 (None: the newest) and answers each with its
+    2025.12 namespace.
     """
     if api_version is not None and not isinstance(api_version, str):
         raise ValueError("asnumpy.ndarray.__array_namespace__: api_version must be None or "
@@ -185,7 +184,7 @@ def _array_namespace(self, /, *, api_version=None):
         raise ValueError(f"asnumpy.ndarray.__array_namespace__: version {api_version!r} of "
                          "the Array API standard is not supported; supported: "
                          + ", ".join(API_VERSIONS))
-    return _namespace()
+    return array_api
 
 
 def _to_device(self, device, /, *, stream=None):
