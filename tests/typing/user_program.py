@@ -25,6 +25,9 @@ reveal_type(ap.full(3, 7, dtype=ap.int64))  # asnumpy.ndarray
 reveal_type(ap.eye(3, k=1))  # asnumpy.ndarray
 reveal_type(ap.asarray([1, 2, 3]))  # asnumpy.ndarray
 reveal_type(ap.meshgrid(a[0], a[1]))  # tuple[asnumpy.ndarray, ...]
+reveal_type(ap.linspace(0.0, 1.0, 5))  # asnumpy.ndarray
+reveal_type(ap.linspace(0.0, 1.0, 5, retstep=True))  # tuple[asnumpy.ndarray, Any]
+reveal_type(ap.geomspace(1.0, 8.0, 4))  # asnumpy.ndarray
 reveal_type(normalized([1.0, 2.0, 4.0]))  # asnumpy.ndarray
 
 # -- attributes
@@ -66,6 +69,10 @@ reveal_type(ap.allclose(a, a))  # bool
 reveal_type(ap.split(a, 2, axis=1))  # list[asnumpy.ndarray]
 reveal_type(ap.shape(a))  # tuple[int, ...]
 reveal_type(a.sort())  # None
+reveal_type(ap.where(a > 2))  # tuple[asnumpy.ndarray, ...]
+reveal_type(ap.where(a > 2, a, 0))  # asnumpy.ndarray
+reveal_type(ap.average(a, axis=0, returned=True))  # tuple[asnumpy.ndarray, asnumpy.ndarray]
+reveal_type(ap.unique_counts(a).counts)  # asnumpy.ndarray
 
 # -- linalg, fft, random
 reveal_type(ap.linalg.norm(a))  # asnumpy.ndarray
