@@ -119,6 +119,42 @@ def test_out_where_and_dtype():
     testing.assert_array_equal(c, U["sici"](x)[1])
 
 
+def test_large_calls_split_across_threads_as_numpys_loops_do(monkeypatch):
+    from asnumpy.backends.cpu import math_kernels as mk, parallel
+
+    monkeypatch.setattr(mk, "SPLIT_MIN_WORK", 64)
+    before = parallel.thread_count()
+    parallel.set_thread_count(4)
+    calls = [0]
+    real = parallel.run
+
+    def counting(task, *args, **kwargs):
+        calls[0] += 1
+        return real(task, *args, **kwargs)
+
+    monkeypatch.setattr(parallel, "run", counting)
+    try:
+        x = np.linspace(0.1, 5, 4000).reshape(40, 100)
+        got = U["gamma"](_cpu(x))
+        both = U["sici"](_cpu(x[:, ::-1]))
+    finally:
+        parallel.set_thread_count(before)
+    assert calls[0] >= 2
+    testing.assert_array_equal(got, U["gamma"](x))
+    testing.assert_array_equal(both[1], U["sici"](x[:, ::-1])[1])
+
+
+def test_casting_is_numpys():
+    x = np.array([0.5, 1.5, 2.5])
+    out = ap.zeros(3, dtype=np.int64, device="cpu:0")
+    U["gamma"](_cpu(x), out=out, casting="unsafe")
+    expected = np.zeros(3, np.int64)
+    U["gamma"](x, out=expected, casting="unsafe")
+    testing.assert_array_equal(out, expected)
+    with pytest.raises(TypeError):
+        U["gamma"](_cpu(x), casting="no", dtype=np.float32)
+
+
 def test_broadcasting_and_views():
     x = np.linspace(0.1, 2, 12).reshape(3, 4)
     a = _cpu(x)

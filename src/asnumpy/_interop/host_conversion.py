@@ -144,12 +144,18 @@ class _HostMemory:
 
 def _view(array, native: np.ndarray) -> np.ndarray:
     """A NumPy array over ``native``'s memory whose base keeps ``array`` alive."""
-    low, high = np.lib.array_utils.byte_bounds(native)
+    data = low = high = native.__array_interface__["data"][0]
+    shape, strides = native.shape, native.strides
+    if 0 not in shape:                  # the bytes the elements span (numpy.byte_bounds)
+        for n, stride in zip(shape, strides):
+            if stride < 0:
+                low += stride * (n - 1)
+            else:
+                high += stride * (n - 1)
+        high += native.itemsize
     readonly = not (array._writeable and native.flags.writeable)
     raw = np.asarray(_HostMemory(array, low, high - low, readonly))
-    return np.ndarray(native.shape, native.dtype, buffer=raw,
-                      offset=native.__array_interface__["data"][0] - low,
-                      strides=native.strides)
+    return np.ndarray(shape, native.dtype, buffer=raw, offset=data - low, strides=strides)
 
 
 def _no_copy(where: str, why: str) -> ValueError:
@@ -166,7 +172,8 @@ def array(self, dtype=None, copy=None):
     loops = device.numpy_loops          # set where the memory is host memory (cpu)
     wanted = None if dtype is None else np.dtype(dtype)
     if loops is not None:
-        device.synchronize()            # work pending on any of its streams lands first
+        if device._streams:             # work pending on any of its streams lands first
+            device.synchronize()        # (none without user streams: the default runs inline)
         native = loops.view(self)
         if wanted is not None and wanted != native.dtype:
             if copy is False:
