@@ -344,27 +344,24 @@ def test_other_functions_fall_back_naming_the_line():
     np.testing.assert_array_equal(ap.asnumpy(got), np.cumsum(ap.asnumpy(a)) * 2)
 
 
-def test_shape_patterns_one_kernel_cannot_run_fall_back():
+def test_shape_patterns_one_kernel_cannot_run_fuse_as_a_few():
     @fuse
     def f(a, b):
         return a.sum(axis=0) + b.sum(axis=1)        # reductions along different axes
 
     a = _random((4, 4), "float64", 1)
-    with pytest.warns(FusionFallbackWarning, match="cannot fuse .* axes"):
-        got = f(a, a)
+    got = _check(f, a, a)                           # no fallback warning
     host = ap.asnumpy(a)
-    np.testing.assert_allclose(ap.asnumpy(got), host.sum(0) + host.sum(1))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        again = f(a, a)                              # the decision is cached: no warning
-    np.testing.assert_array_equal(ap.asnumpy(again), ap.asnumpy(got))
+    np.testing.assert_array_equal(ap.asnumpy(got), host.sum(0) + host.sum(1))
+    (plan, _), = f._schedules.values()
+    assert len(plan.stages) == 3                    # each reduction, then the sum
 
 
 # Reductions whose results are broadcast back to a larger shape: (function of the namespace
 # xp, argument shapes).  The first ones broadcast a reduced value along another axis than the
 # one it keeps (``x.sum(axis=-1) + x`` for x of shape (3, 1) is the (3, 3) outer sum
-# ``x[j, 0] + x[i, 0]``): one pass over x cannot compute them.  Once, they fused anyway and
-# stored the diagonal only (the rest of the result was heap garbage).
+# ``x[j, 0] + x[i, 0]``): one pass over x cannot compute them, they run as a few kernels.
+# Once, they ran as one anyway and stored the diagonal only (the rest was heap garbage).
 _BROADCAST_BACK = [
     (lambda xp, x: xp.sum(x, axis=-1) + x, [(3, 1)]),
     (lambda xp, x: xp.max(x, axis=-1) - x, [(3, 1)]),
@@ -393,9 +390,7 @@ def test_reductions_broadcast_back_are_numpys(case, dtype):
     hosts = [np.random.default_rng(seed).integers(0, 5, shape).astype(dtype)
              for seed, shape in enumerate(shapes)]
     fused = fuse(lambda *args: function(ap, *args))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FusionFallbackWarning)
-        got = fused(*map(ap.asarray, hosts))
+    got = _check(fused, *map(ap.asarray, hosts), exact=False, rtol=1e-12)   # and no fallback
     want = function(np, *hosts)
     got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
     for g, w in zip(got, want):
@@ -403,15 +398,39 @@ def test_reductions_broadcast_back_are_numpys(case, dtype):
         np.testing.assert_allclose(ap.asnumpy(g), w, rtol=1e-12)
 
 
-def test_a_reduction_broadcast_along_another_axis_falls_back():
-    @fuse
-    def f(x):
-        return ap.sum(x, axis=-1) + x
+@fuse(kernel_name="outer")
+def _outer_sum(x):
+    return ap.sum(x, axis=-1) + x
 
+
+def test_a_reduction_broadcast_along_another_axis_runs_as_two_kernels():
     x = ap.asarray([[1.0], [2.0], [3.0]])
-    with pytest.warns(FusionFallbackWarning, match="other axes than the ones it keeps"):
-        got = f(x)
+    got = _check(_outer_sum, x)                     # fused (no warning), as NumPy
     assert ap.asnumpy(got).tolist() == [[2, 3, 4], [3, 4, 5], [4, 5, 6]]
+    (plan, _), = _outer_sum._schedules.values()
+    assert len(plan.stages) == 2                    # the sum, then the (3, 3) result
+
+
+def test_cuda_staged_function_launches_a_kernel_per_stage(emulated_driver, cuda):
+    x = ap.asarray([[1.0], [2.0], [3.0]], device=cuda)
+    before = len(emulated_driver.launches)
+    got = _outer_sum(x)
+    # the reduction (its chunks, then their combination), then the (3, 3) elementwise kernel
+    kernels = [name.rsplit("_", 1)[0] for name in emulated_driver.launches[before:]]
+    assert kernels == ["asn_outer_task", "asn_outer_finish", "asn_outer_task"]
+    assert got.device == cuda
+    assert ap.asnumpy(got).tolist() == [[2, 3, 4], [3, 4, 5], [4, 5, 6]]
+
+
+def test_a_staged_function_with_an_out_of_range_scalar_is_numpys_error():
+    @fuse
+    def f(x, s):
+        return ap.sum(x, axis=-1) + x * s
+
+    x = _random((3, 1), "int8", 1)
+    _check(f, x, np.int8(3))
+    with pytest.raises(OverflowError):
+        f(x, 1 << 70)                              # NumPy's error for the Python int
 
 
 def test_function_errors_are_numpys_and_not_warnings():
@@ -531,9 +550,9 @@ def test_random_expressions_match_the_op_by_op_run():
     @st.composite
     def cases(draw):
         body = _expression_tree(draw, st, 3)
-        reduce = draw(st.sampled_from([None, "sum", "max", "center", "normalize"]))
+        reduce = draw(st.sampled_from([None, "sum", "max", "center", "normalize", "outer"]))
         dtype = draw(st.sampled_from(["float32", "float64", "int32"]))
-        shape_a = draw(st.sampled_from([(5, 6), (1, 6), (6,), ()]))
+        shape_a = draw(st.sampled_from([(5, 6), (1, 6), (6,), (), (5, 1)]))
         return body, reduce, dtype, shape_a
 
     @hypothesis.settings(max_examples=25, deadline=None, derandomize=True)
@@ -546,6 +565,8 @@ def test_random_expressions_match_the_op_by_op_run():
         elif reduce == "normalize":                 # two nested reductions along the rows
             body = (f"({full} - {full}.max(axis=-1, keepdims=True)) / "
                     f"ap.sum(ap.absolute({full}) + 1, axis=-1, keepdims=True)")
+        elif reduce == "outer":                     # broadcast back along another axis
+            body = f"ap.max({full}, axis=-1) - a"   # (5,) against a (5, 1): a (5, 5) result
         elif reduce is not None:
             body = f"ap.{reduce}({full}, axis=-1)"
         hypothesis.assume(re.search(r"\b[ab]\b", body) is not None)

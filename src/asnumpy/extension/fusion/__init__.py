@@ -14,9 +14,13 @@ What fuses: the elementwise ufuncs (operators included) with a C form in
 the cuda op table, ``astype``, and reductions ``sum``/``prod``/``max``/``min``
 /``mean`` (functions, methods or ``ufunc.reduce``) along one set of axes,
 followed by elementwise work on their results (``x - x.max(axis=-1,
-keepdims=True)`` ...).  Anything else -- another function, ``where=``,
-indexing, Python branching on array values -- makes the function run op by
-op, with one :class:`FusionFallbackWarning` naming what could not be fused.
+keepdims=True)`` ...).  A function one kernel cannot compute (reductions
+along different axes, a reduced value broadcast back along other axes than
+its own, results of different shapes) runs as a few kernels, each reduction's
+result stored in between (:mod:`._stages`).  Anything else -- another
+function, ``where=``, indexing, Python branching on array values -- makes the
+function run op by op, with one :class:`FusionFallbackWarning` naming what
+could not be fused.
 
 Numerics: elementwise results are the unfused computation's bit for bit
 for integers, bools and real ``+ - * /`` (same loops, same dtypes, no
@@ -119,12 +123,15 @@ class Fusion:
             return entry.run(self, args)
         schedule, is_tuple = entry
         from ._run import launch, scalar_values
+        from ._stages import Plan
 
+        staged = type(schedule) is Plan
         try:
-            scalars = scalar_values(schedule, args)
+            scalars = schedule.scalar_values(args) if staged else scalar_values(schedule, args)
         except (OverflowError, ValueError, TypeError):
             return self._func(*args)       # NumPy's answer (or error) for such a scalar
-        results = launch(schedule, args, device, scalars)
+        results = (schedule.launch(args, device, scalars) if staged
+                   else launch(schedule, args, device, scalars))
         return results if is_tuple else results[0]
 
     def _plan(self, args, device, trace_key, call_key):
@@ -146,9 +153,15 @@ class Fusion:
         try:
             schedule = build(graph, outputs, args, self.kernel_name)
         except Unfusable as exc:
-            unfused = _Unfused(str(exc), None)
-            self._remember(self._schedules, call_key, unfused)
-            return unfused
+            # not one kernel: a few, reductions materialized in between (see _stages)
+            from ._stages import plan
+
+            try:
+                schedule = plan(graph, outputs, args, self.kernel_name)
+            except Unfusable:
+                unfused = _Unfused(str(exc), None)
+                self._remember(self._schedules, call_key, unfused)
+                return unfused
         entry = (schedule, is_tuple)
         self._remember(self._schedules, call_key, entry)
         return entry
