@@ -180,3 +180,35 @@ def test_generated_method_signature_binds_as_the_method_does():
         signature.bind(a, 0, None, None, 1, True, True)       # where= is keyword-only
     with pytest.raises(TypeError):
         a.var(0, None, None, 1, True, True)
+
+
+def _dunders():
+    for name in sorted(set(dir(asnumpy.ndarray)) & set(dir(numpy.ndarray))):
+        ours, theirs = getattr(asnumpy.ndarray, name), getattr(numpy.ndarray, name)
+        numpy_signature = _signature(theirs)
+        if (name.startswith("__") and callable(ours) and not isinstance(ours, type)
+                and name in vars(asnumpy.ndarray) and numpy_signature is not None
+                and all(p.kind is P.POSITIONAL_ONLY
+                        for p in numpy_signature.parameters.values())
+                and name not in DIFFERENT_OPERANDS):
+            yield name, ours, theirs
+
+
+# operators whose operands differ from numpy.ndarray's, and why
+DIFFERENT_OPERANDS = {
+    "__rpow__": "NumPy's takes a mod, which pow(x, a, mod) never passes to __rpow__",
+}
+
+
+@pytest.mark.parametrize(("name", "ours", "theirs"), list(_dunders()),
+                         ids=[d[0] for d in _dunders()])
+def test_operator_takes_numpys_operands(name, ours, theirs):
+    # the operators' operands go by place (NumPy's are positional-only): the same
+    # number of them, required and optional, as numpy.ndarray's
+    def operands(signature):
+        return [(p.kind is P.VAR_POSITIONAL, p.default is P.empty)
+                for p in signature.parameters.values()
+                if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)]
+    assert operands(_signature(ours)) == operands(_signature(theirs)), (
+        name, _signature(ours), _signature(theirs))
+    assert next(iter(_signature(ours).parameters)) == "self", (name, _signature(ours))

@@ -13,6 +13,8 @@ elementwise as NumPy's object loop does;
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from .._copying import from_host
@@ -21,6 +23,10 @@ from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 from .fast import binary_lanes, no_lane
 
 __all__ = ["attach_operators"]
+
+# what inspect shows for a binary operator (the forward form is the fast lane's (a, b))
+_OPERATOR_SIGNATURE = inspect.Signature([
+    inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY) for name in ("self", "other")])
 
 
 def _defers(other) -> bool:
@@ -65,6 +71,7 @@ def _binary(ufunc, form, op):
 
     operator.__name__ = operator.__qualname__ = form.format(op)
     operator.__doc__ = doc.format(ufunc.__name__)
+    operator.__signature__ = _OPERATOR_SIGNATURE
     return operator
 
 
