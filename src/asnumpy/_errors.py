@@ -1,4 +1,30 @@
-"""Exceptions of asnumpy that NumPy itself has no equivalent for."""
+"""Exceptions of asnumpy that NumPy itself has no equivalent for, and :func:`warn`."""
+
+import os
+import sys
+import warnings
+
+# every module of the package lies under this directory
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes its caller's ``warnings.warn`` point at the user's line.
+
+    That is the first frame outside the asnumpy package, however deep the
+    call into it went.  So Python's default filter shows a warning once per
+    call site in the user's code, as NumPy's, not once per program at one
+    line of asnumpy.
+    """
+    frame, stacklevel = sys._getframe(1), 1     # 1: the frame that calls warnings.warn
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, stacklevel = frame.f_back, stacklevel + 1
+    return stacklevel
+
+
+def warn(message, category=UserWarning) -> None:
+    """``warnings.warn(message, category)`` attributed to the user's line (:func:`user_stacklevel`)."""
+    warnings.warn(message, category, stacklevel=user_stacklevel())
 
 
 class OutOfMemoryError(MemoryError):

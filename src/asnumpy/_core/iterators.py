@@ -23,6 +23,7 @@ import numpy as np
 from .manipulation import broadcast_shapes, ravel, reshape, resize
 from .ndarray import ndarray
 from .transfer import asarray, asnumpy
+from .._errors import user_stacklevel
 
 __all__ = ["flatiter", "ndenumerate", "broadcast", "nditer", "nested_iters"]
 
@@ -120,7 +121,7 @@ def _flat_key(key, setting: bool):
     if type(key) is bool:
         warnings.warn("Indexing flat iterators with a 0-dimensional boolean index is deprecated "
                       "and may be removed in a future version. (Deprecated NumPy 2.4)",
-                      DeprecationWarning, stacklevel=3)
+                      DeprecationWarning, stacklevel=user_stacklevel())
         return 0 if key else slice(0, 0)
     if isinstance(key, (list, np.bool_)) and np.asarray(key).dtype == bool:
         raise IndexError("boolean indices for iterators are not supported because of previous "

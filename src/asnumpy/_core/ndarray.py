@@ -24,6 +24,7 @@ from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch, register_array_class
 from . import _copying as transfer  # host <-> device copies (get, to, from_numpy)
+from .._errors import user_stacklevel
 
 __all__ = ["ndarray", "Flags"]
 
@@ -255,7 +256,7 @@ class ndarray:
         # NumPy 2.4 still allows this (deprecated): validated as as_strided validates
         warnings.warn("Setting the strides on an asnumpy array is deprecated, as in NumPy 2.4; "
                       "create a new view with asnumpy.lib.stride_tricks.as_strided instead.",
-                      DeprecationWarning, stacklevel=2)
+                      DeprecationWarning, stacklevel=user_stacklevel())
         try:
             strides = tuple(operator.index(s) for s in value)
         except TypeError:

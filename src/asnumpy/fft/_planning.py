@@ -21,6 +21,7 @@ from .._core.creation._common import _target_device
 from .._core.elementwise._common import to_device
 from .._core.ndarray import ndarray
 from .._core.ufuncs.methods import _check_out
+from .._errors import user_stacklevel
 from ._plan import get_plan_cache
 
 __all__ = ["transform"]
@@ -138,8 +139,7 @@ def transform(func, a, length, axes, norm, out, nd):
             warnings.simplefilter("always")
             plan = planner(func, a.shape, a.dtype, length, axes, norm, out_dtype)
         for warning in caught:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename,
-                                   warning.lineno)
+            warnings.warn(warning.message, stacklevel=user_stacklevel())   # at the user's line
         if key is not None and not caught:
             cache.store(key, plan)
     kwargs, shape, dtype, direct = plan

@@ -53,6 +53,8 @@ import time
 import warnings
 from pathlib import Path
 
+from .._errors import user_stacklevel
+
 __all__ = ["MAGIC", "STALE_SECONDS", "DiskCache", "private_copy", "private_dir"]
 
 MAGIC = b"ASNKERNEL1\n"          # entry format version; the digest covers it
@@ -169,7 +171,7 @@ class DiskCache:
                 "Compiled kernels are kept in a private temporary directory for this "
                 f"process instead. Set ${self.variable} to a directory of your own that "
                 "only you can write (chmod 700), or empty this one and make it so.",
-                UserWarning, stacklevel=4)
+                UserWarning, stacklevel=user_stacklevel())
         try:
             fallback = private_dir() / "cache"
             fd, _ = _open_private_dir(fallback)

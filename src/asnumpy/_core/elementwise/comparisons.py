@@ -14,6 +14,7 @@ from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 from ._common import PY_SCALARS, all_true, device_of, to_device
+from ..._errors import user_stacklevel
 
 __all__ = [
     "allclose",
@@ -101,7 +102,7 @@ def _all_finite(value) -> bool:
 def _report_invalid(message):
     mode = np.geterr()["invalid"]
     if mode == "warn":
-        warnings.warn(message, RuntimeWarning, stacklevel=3)
+        warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
     elif mode == "raise":
         raise FloatingPointError(message)
     elif mode == "print":

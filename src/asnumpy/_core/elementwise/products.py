@@ -12,6 +12,7 @@ from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 from ._common import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
+from ..._errors import user_stacklevel
 
 __all__ = ["cross", "dot"]
 
@@ -181,7 +182,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if na == 2 or nb == 2:
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                      DeprecationWarning, stacklevel=2)
+                      DeprecationWarning, stacklevel=user_stacklevel())
     try:
         shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
     except ValueError:

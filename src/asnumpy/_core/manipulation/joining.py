@@ -17,6 +17,7 @@ from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
 from ._common import named_errors, normalize_axis, operands
 from .shapes import atleast_1d, atleast_2d, atleast_3d, expand_dims, ravel
+from ..._errors import user_stacklevel
 
 __all__ = [
     "block",
@@ -291,7 +292,7 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
     ndarray
     """
     warnings.warn("`row_stack` alias is deprecated. Use `asnumpy.vstack` directly.",
-                  DeprecationWarning, stacklevel=2)
+                  DeprecationWarning, stacklevel=user_stacklevel())
     arrays = [atleast_2d(a) for a in _tuple_of_arrays(tup, "row_stack")]
     return _join(arrays, 0, None, dtype, casting, "row_stack")
 

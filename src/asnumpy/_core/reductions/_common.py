@@ -7,13 +7,12 @@ memory directly.
 from __future__ import annotations
 
 import functools
-import os
-import sys
 import warnings
 
 import numpy as np
 from numpy.exceptions import AxisError
 
+from ..._errors import user_stacklevel
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
@@ -208,16 +207,10 @@ def divide_by_count(x, count, out=None):
     return UFUNCS["divide"](x, count, out=x if out is None else out, casting="unsafe")
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
 def warn(message):
     """A RuntimeWarning attributed to the caller of the public function.
 
     That is the first frame outside the asnumpy package, however deep the
     call into it went (a method, a nan* function calling the plain one).
     """
-    frame, stacklevel = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE + os.sep):
-        frame, stacklevel = frame.f_back, stacklevel + 1
-    warnings.warn(message, RuntimeWarning, stacklevel=stacklevel)
+    warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())

@@ -33,6 +33,7 @@ from ..ndarray import ndarray
 from . import _shapes
 from .catalog import kernel_key
 from .fast import binary_lanes, reduce_lane, unary_lanes
+from ..._errors import user_stacklevel
 
 __all__ = ["ufunc", "Plan"]
 
@@ -189,7 +190,8 @@ class ufunc:
         if where is not None and "out" not in kwargs and len(args) == nin:
             # NumPy warns unless out= was passed at all (out=None silences it)
             warnings.warn("'where' used without 'out', expect unitialized memory in output. "
-                          "If this is intentional, use out=None.", UserWarning, stacklevel=3)
+                          "If this is intentional, use out=None.", UserWarning,
+                          stacklevel=user_stacklevel())
         out_dtypes = tuple(None if o is None else o._dtype for o in outs)
         resolve_options = {"casting": casting} if signature is None else {
             "casting": casting, "signature": signature}

@@ -15,6 +15,8 @@ import warnings
 
 import numpy as np
 
+from ..._errors import user_stacklevel
+
 __all__ = ["DIVIDE", "INVALID", "OVERFLOW", "UNDERFLOW", "Recorder", "recording", "replay"]
 
 # NumPy's status bits (numpy._core.umath.FPE_*); the 'call' handler receives
@@ -68,7 +70,8 @@ def replay(flags: int, name: str) -> None:
         if mode == "ignore":
             continue
         if mode == "warn":
-            warnings.warn(f"{errtype} encountered in {name}", RuntimeWarning, stacklevel=3)
+            warnings.warn(f"{errtype} encountered in {name}", RuntimeWarning,
+                          stacklevel=user_stacklevel())
         elif mode == "raise":
             raise FloatingPointError(f"{errtype} encountered in {name}")
         elif mode == "call":

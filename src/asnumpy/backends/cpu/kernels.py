@@ -7,7 +7,12 @@ NumPy view of their device memory that NumPy's loops then write into.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from numpy.exceptions import ComplexWarning
+
+from ..._errors import user_stacklevel
 
 __all__ = ["KERNELS", "dense_bytes", "view"]
 
@@ -48,12 +53,25 @@ def _native(value):
 
 def fill(out, value) -> None:
     """Set every element of ``out`` to the 0-d NumPy array ``value``."""
-    np.copyto(view(out), value, casting="unsafe")
+    np.copyto(view(out), _real_part_into(out, value), casting="unsafe")
 
 
 def copy(out, src) -> None:
     """Copy ``src`` into ``out``, broadcasting and casting unsafely."""
-    np.copyto(view(out), view(src), casting="unsafe")
+    np.copyto(view(out), _real_part_into(out, view(src)), casting="unsafe")
+
+
+def _real_part_into(out, source: np.ndarray) -> np.ndarray:
+    """``source``, or its real part when it is complex and ``out`` a real number type.
+
+    NumPy's cast warns ComplexWarning at the line that called it, which would
+    be this module's: asnumpy warns at the user's line and copies the real part.
+    """
+    if source.dtype.kind != "c" or out._dtype.kind not in "iuf":
+        return source
+    warnings.warn("Casting complex values to real discards the imaginary part",
+                  ComplexWarning, stacklevel=user_stacklevel())
+    return source.real
 
 
 def host_fill(out, writer) -> None:

@@ -44,6 +44,7 @@ import warnings
 import numpy as np
 
 from ..._core.ndarray import ndarray
+from ..._errors import user_stacklevel
 
 __all__ = ["Fusion", "FusionFallbackWarning", "fuse"]
 
@@ -202,7 +203,8 @@ class _Unfused:
         fusion._warned.add(reason)
         where = f" at `{self.where}`" if self.where else ""
         warnings.warn(f"asnumpy.fuse: {fusion.kernel_name}: cannot fuse {reason}{where}; "
-                      "the function runs op by op", FusionFallbackWarning, stacklevel=4)
+                      "the function runs op by op", FusionFallbackWarning,
+                      stacklevel=user_stacklevel())
 
 
 def _user_line(traceback):
