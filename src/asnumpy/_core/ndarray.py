@@ -10,6 +10,7 @@ seam where lazy evaluation will attach.
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 import os
 import pickle
@@ -404,6 +405,43 @@ class ndarray:
     def __index__(self) -> int:
         return operator.index(self._scalar_source())
 
+    # asnumpy returns 0-d arrays where NumPy returns scalars (a.mean(), a[0]), so a 0-d
+    # array takes format specs, round() and math.floor/ceil/trunc as NumPy's scalar of its
+    # dtype does (f"{a.mean():.4f}", round(a.max(), 2)); an array with axes refuses them
+    # as numpy.ndarray does.
+
+    def __format__(self, spec: str) -> str:
+        if not self._shape:
+            return format(self._host_copy(), spec)      # NumPy formats a 0-d array's element
+        if spec:
+            raise TypeError("unsupported format string passed to asnumpy.ndarray.__format__")
+        return str(self)
+
+    def __round__(self, ndigits=None):
+        """round(a) of a 0-d array: a Python int; round(a, n): a 0-d array of a's dtype."""
+        value = round(self._python_scalar("__round__"), ndigits)
+        if ndigits is None:
+            return value
+        return transfer.from_host(np.asarray(value), self._device, None, func="round")
+
+    def __floor__(self) -> int:
+        return math.floor(self._python_scalar("__floor__", as_float=True))
+
+    def __ceil__(self) -> int:
+        return math.ceil(self._python_scalar("__ceil__", as_float=True))
+
+    def __trunc__(self) -> int:
+        return math.trunc(self._python_scalar("__trunc__"))
+
+    def _python_scalar(self, method: str, as_float: bool = False):
+        """The NumPy scalar of a 0-d array, for the protocols NumPy's scalars have."""
+        if self._shape:
+            if as_float:        # math.floor(x) of NumPy's array: float(x), and its TypeError
+                return float(self._scalar_source())
+            raise TypeError(f"type asnumpy.ndarray doesn't define {method} method "
+                            "(only a 0-d array does, as a NumPy scalar)")
+        return self._host_copy()[()]
+
     # __array__ (numpy.asarray(a)) is installed by asnumpy._interop.host_conversion:
     # a view on cpu, as a CPU torch.Tensor's; refused off the host unless opted in.
 
@@ -515,6 +553,38 @@ class ndarray:
     def tolist(self):
         """The array as nested Python lists of Python scalars (copied to host)."""
         return self._host_copy().tolist()
+
+    def tobytes(self, order="C") -> bytes:
+        """The array's elements as raw bytes in ``order`` ('C', 'F' or 'A'), copied to the host
+        (as ``numpy.ndarray.tobytes``)."""
+        return self._host_copy().tobytes(order)
+
+    @property
+    def data(self) -> memoryview:
+        """A memoryview of the array's memory (cpu devices, whose memory is host memory).
+
+        Valid while the array lives.  On a device the host cannot address
+        (cuda, npu) it raises AttributeError: copy to the host with ``get()``.
+        """
+        return self._host_memory("data").data
+
+    @property
+    def ctypes(self):
+        """NumPy's ctypes helper over the array's memory (``a.ctypes.data`` is its host
+        address; cpu devices only, valid while the array lives)."""
+        return self._host_memory("ctypes").ctypes
+
+    def _host_memory(self, member: str) -> np.ndarray:
+        """A NumPy view of the array's own memory, for the members that expose its address."""
+        loops = self._device.numpy_loops
+        if loops is None:
+            raise AttributeError(
+                f"asnumpy.ndarray.{member}: the array is on {self._device}, whose memory the "
+                "host cannot address; copy it to the host with .get() first")
+        get_current_stream(self._device).synchronize()      # no pending writes to it
+        native = loops.view(self).view()
+        native.flags.writeable = self._writeable
+        return native
 
     def copy(self, order="C") -> "ndarray":
         """A copy of the array on the same device (``order`` as NumPy's)."""
