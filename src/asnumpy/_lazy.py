@@ -17,7 +17,35 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__all__ = ["LazyExports", "LazyAttribute"]
+__all__ = ["LazyExports", "LazyAttribute", "OPTIONAL_EXTRAS", "import_optional"]
+
+# The extra of pyproject.toml that installs each optional library asnumpy imports
+# (tests/test_habits.py holds this table to pyproject.toml's optional-dependencies).
+OPTIONAL_EXTRAS = {
+    "torch": "torch", "jax": "jax", "dask": "dask", "distributed": "dask", "scipy": "fft",
+    "sklearn": "sklearn", "array_api_compat": "sklearn", "ml_dtypes": "ml-dtypes",
+    "ziglang": "compiler", "cuda": "cuda", "matplotlib": "bench", "pytest": "test",
+    "hypothesis": "test",
+}
+
+
+def import_optional(name: str, feature: str):
+    """Import the optional library ``name`` (a module of it) that ``feature`` needs.
+
+    When the library is missing: ModuleNotFoundError naming the feature and
+    the extra that installs it, ``asnumpy.dask needs dask: pip install
+    "asnumpy[dask]"``.  A library that is there but fails to import raises its
+    own error.
+    """
+    try:
+        return import_module(name)
+    except ModuleNotFoundError as exc:
+        top = name.partition(".")[0]
+        if (exc.name or "").partition(".")[0] != top:     # one of the library's own imports
+            raise
+        raise ModuleNotFoundError(
+            f'{feature} needs {top}: pip install "asnumpy[{OPTIONAL_EXTRAS[top]}]"',
+            name=top) from None
 
 
 class LazyExports:

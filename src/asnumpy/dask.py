@@ -11,8 +11,13 @@ Importing this module imports Dask and ``distributed`` (``pip install
   registrations in the calling process.
 """
 
-from ._interop.dask_backend import AsnumpyBackendEntrypoint, register_dispatch
-from ._interop.dask_serialization import AsnumpyWorkerPlugin, register_serialization
+from ._lazy import import_optional
+
+import_optional("dask.array", "asnumpy.dask")       # missing: the extra to install
+import_optional("distributed", "asnumpy.dask")
+
+from ._interop.dask_backend import AsnumpyBackendEntrypoint, register_dispatch  # noqa: E402
+from ._interop.dask_serialization import AsnumpyWorkerPlugin, register_serialization  # noqa: E402
 
 __all__ = ["AsnumpyBackendEntrypoint", "AsnumpyWorkerPlugin", "register_dispatch",
            "register_serialization"]

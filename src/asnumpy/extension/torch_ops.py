@@ -28,6 +28,7 @@ import numpy as np
 
 from .._core.transfer import asarray
 from .._interop.dlpack import from_dlpack
+from .._lazy import import_optional
 from ..runtime.device import get_device
 from .fusion._trace import ArraySpec, Untraceable, trace
 
@@ -85,7 +86,7 @@ def torch_op(function=None, *, name=None, backward=None, setup_context=None, fak
     if function is None:
         return lambda f: torch_op(f, name=name, backward=backward, setup_context=setup_context,
                                   fake=fake, num_outputs=num_outputs)
-    import torch
+    torch = import_optional("torch", "asnumpy.extension.torch_op")
 
     if not callable(function):
         raise TypeError(f"asnumpy.extension.torch_op: {function!r} is not callable")

@@ -23,6 +23,7 @@ import itertools
 import re
 import sys
 
+from .._lazy import import_optional
 from ._wrapping import describe_value
 
 __all__ = [
@@ -233,7 +234,7 @@ def _parametrize_function(function, parameters):
             raise ValueError(
                 f"asnumpy.testing.parameterize: on a function every parameter set must have "
                 f"the names {names}, got {list(parameter_set)} (decorate a class instead)")
-    import pytest  # optional: only functions need it
+    pytest = import_optional("pytest", "asnumpy.testing.parameterize")   # only functions need it
 
     values = [tuple(s[n] for n in names) for s in parameters]
     ids = [_describe(s) for s in parameters]
