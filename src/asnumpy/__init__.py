@@ -47,7 +47,7 @@ _LAZY_NAMES = {     # module -> the names it provides here
     "._core.host_helpers": (
         "base_repr", "binary_repr", "get_include", "getbufsize", "info", "isfortran", "isscalar",
         "iterable", "mintypecode", "setbufsize", "show_config", "show_runtime", "test",
-        "typename"),
+        "typename", "get_array_module"),
     "._core.datetime_helpers": (
         "busday_count", "busday_offset", "busdaycalendar", "datetime_as_string", "datetime_data",
         "is_busday", "isnat"),
@@ -113,7 +113,7 @@ from ._errors import DeviceUnavailableError, OutOfMemoryError
 # -- devices, streams, events and memory
 from .runtime import (
     Device, Event, MemoryPool, Stream, devices, finalize, get_current_stream, get_device, init,
-    reset_device, set_device, synchronize,
+    reset_device, reset_device_force, set_device, synchronize,
 )
 from ._memory_api import (
     get_default_memory_pool, enable_memory_pool, disable_memory_pool, set_memory_pool_size,
@@ -242,8 +242,8 @@ MemoryError = OutOfMemoryError
 __all__ += ["__version__", "runtime", "ndarray", "Flags", "TransferHandle", "array", "asarray",
            "asnumpy", "MemoryError", "OutOfMemoryError", "DeviceUnavailableError",
            "Device", "Event", "MemoryPool", "Stream", "devices", "finalize",
-           "get_current_stream", "get_device", "init", "reset_device", "set_device",
-           "synchronize"]
+           "get_current_stream", "get_device", "init", "reset_device", "reset_device_force",
+           "set_device", "synchronize"]
 __all__ += [
     "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128", "intp", "uintp", "int_",
@@ -302,6 +302,7 @@ __all__ += [
     "format_float_scientific", "get_printoptions", "printoptions", "set_printoptions",
     "base_repr", "binary_repr", "get_include", "getbufsize", "info", "isfortran", "isscalar",
     "iterable", "mintypecode", "setbufsize", "show_config", "show_runtime", "test", "typename",
+    "get_array_module",
     "busday_count", "busday_offset", "busdaycalendar", "datetime_as_string", "datetime_data",
     "is_busday", "isnat", "frompyfunc", "vectorize", "asanyarray", "asarray_chkfinite",
     "from_numpy", "to_numpy", "memmap", "emath", "testing", "bytes_", "character",

@@ -21,13 +21,35 @@ import numpy as np
 from numpy import base_repr, binary_repr, get_include, getbufsize, isscalar, iterable
 from numpy import setbufsize, typename
 
+from .._lazy import import_optional
 from ..runtime.device import devices
 from ..runtime.threads import cpu_threads
 from .ndarray import ndarray
 
 __all__ = ["info", "show_config", "show_runtime", "get_include", "getbufsize", "setbufsize",
            "typename", "mintypecode", "base_repr", "binary_repr", "isscalar", "iterable",
-           "isfortran", "test"]
+           "isfortran", "test", "get_array_module"]
+
+
+def get_array_module(*args):
+    """The module for the arguments' arrays: ``asnumpy`` if any is an asnumpy array, else ``numpy``.
+
+    CuPy's helper (``cupy.get_array_module``), for code written once for
+    host and device arrays::
+
+        xp = asnumpy.get_array_module(x)
+        y = xp.exp(x) / xp.sum(xp.exp(x))
+
+    Only the arguments themselves are looked at, not the contents of lists
+    or tuples, as CuPy's.
+    """
+    for arg in args:
+        if isinstance(arg, ndarray):
+            return sys.modules[_PACKAGE]
+    return np
+
+
+_PACKAGE = __name__.partition(".")[0]       # asnumpy: imported, since this module is
 
 # The optional extras asnumpy uses when they are installed (looked up, never imported).
 _OPTIONAL = ("ml_dtypes", "torch", "jax", "dask", "scipy", "sklearn", "array_api_compat")
@@ -169,7 +191,8 @@ def test(label="fast", verbose=1, extra_argv=None, durations=-1, tests=None) -> 
     """
     if label not in ("fast", "full"):
         raise ValueError(f"asnumpy.test: label must be 'fast' or 'full', got {label!r}")
-    import pytest     # the test runner is needed only here, not by ``import asnumpy``
+    # the test runner is needed only here, not by ``import asnumpy``
+    pytest = import_optional("pytest", "asnumpy.test")
 
     # the suite is not installed with the package: a source checkout's, else the
     # current directory's (an installed asnumpy run from its checkout, as CI does)

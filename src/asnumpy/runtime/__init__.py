@@ -1,8 +1,8 @@
 """The device runtime: devices, memory pools, streams and events."""
 
 from .device import (
-    Device, default_device, devices, finalize, get_device, init, reset_device, set_device,
-    synchronize,
+    Device, default_device, devices, finalize, get_device, init, reset_device,
+    reset_device_force, set_device, synchronize,
 )
 from .memory import Buffer, MemoryPool
 from .stream import DefaultStream, Event, Stream, get_current_stream
@@ -11,5 +11,5 @@ from .threads import cpu_threads, set_cpu_threads
 __all__ = [
     "Buffer", "DefaultStream", "Device", "Event", "MemoryPool", "Stream", "default_device",
     "devices", "finalize", "get_current_stream", "get_device", "init", "reset_device",
-    "set_device", "synchronize", "cpu_threads", "set_cpu_threads",
+    "reset_device_force", "set_device", "synchronize", "cpu_threads", "set_cpu_threads",
 ]

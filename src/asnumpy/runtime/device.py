@@ -19,7 +19,7 @@ from ._state import thread_state as _thread_state
 from .memory import MemoryPool
 
 __all__ = [
-    "Device", "devices", "get_device", "set_device", "reset_device",
+    "Device", "devices", "get_device", "set_device", "reset_device", "reset_device_force",
     "init", "finalize", "synchronize", "default_device", "set_default_device",
 ]
 
@@ -295,6 +295,31 @@ def reset_device(device=None) -> None:
     release_host_memory = getattr(device.backend, "release_host_memory", None)
     if release_host_memory is not None:     # cuda: its pinned staging blocks
         release_host_memory()
+
+
+def reset_device_force(device=None) -> None:
+    """Release ``device``'s resources (the current device): AsNumpy's runtime call.
+
+    Like CANN's ``aclrtResetDeviceForce``: the device's pending work is
+    finished first, then every user stream created on it, on any thread, is
+    closed (launching on one afterwards raises RuntimeError), and the cached
+    memory of its pool and its staging memory are released as
+    :func:`reset_device` does.  Arrays still alive keep their memory and stay
+    valid; the device's default stream keeps working, so the device can be
+    used again at once.  Threads that made it current keep it current.
+    """
+    device = Device(device)
+    synchronize(device)
+    errors = []
+    for stream in list(device._streams):
+        try:
+            stream.close()
+        except BaseException as exc:    # (synchronize raised any error kept before)
+            errors.append(exc)
+        device._streams.discard(stream)
+    reset_device(device)
+    if errors:
+        raise errors[0]
 
 
 def finalize() -> None:
