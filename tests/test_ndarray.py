@@ -133,6 +133,19 @@ def test_flags_match_numpy(rng, layout):
     assert repr(a.flags) == repr(x.flags)
 
 
+@pytest.mark.parametrize("writeable", [True, False])
+@pytest.mark.parametrize("layout", LAYOUT_IDS)
+def test_derived_flags_match_numpy(rng, layout, writeable):
+    # SciPy's LAPACK wrappers read flags.fortran (scipy.linalg.lu_solve)
+    _, x, _, a = make_pair(rng, layout, np.float64)
+    x.flags.writeable = a.flags.writeable = writeable
+    for name in ("contiguous", "fortran", "fnc", "forc", "behaved", "carray", "farray", "num"):
+        assert getattr(a.flags, name) == getattr(x.flags, name), name
+    for key in ("B", "BEHAVED", "CA", "CARRAY", "FA", "FARRAY", "FNC", "FORC", "FORTRAN",
+                "CONTIGUOUS"):
+        assert a.flags[key] == x.flags[key], key
+
+
 @pytest.mark.parametrize("layout", LAYOUT_IDS)
 def test_base_is_the_owner(rng, layout):
     x_base, x, a_base, a = make_pair(rng, layout, np.int32)

@@ -40,7 +40,12 @@ class Flags:
                 "F": "f_contiguous", "F_CONTIGUOUS": "f_contiguous", "FORTRAN": "f_contiguous",
                 "O": "owndata", "OWNDATA": "owndata", "W": "writeable", "WRITEABLE": "writeable",
                 "A": "aligned", "ALIGNED": "aligned", "X": "writebackifcopy",
-                "WRITEBACKIFCOPY": "writebackifcopy"}
+                "WRITEBACKIFCOPY": "writebackifcopy", "B": "behaved", "BEHAVED": "behaved",
+                "CA": "carray", "CARRAY": "carray", "FA": "farray", "FARRAY": "farray",
+                "FNC": "fnc", "FORC": "forc"}
+    # NumPy's bits for ``num`` (NPY_ARRAY_C_CONTIGUOUS ... NPY_ARRAY_WRITEBACKIFCOPY)
+    _BITS = (("c_contiguous", 0x1), ("f_contiguous", 0x2), ("owndata", 0x4),
+             ("aligned", 0x100), ("writeable", 0x400), ("writebackifcopy", 0x2000))
 
     def __init__(self, array):
         self._array = array
@@ -66,6 +71,35 @@ class Flags:
     @property
     def writebackifcopy(self) -> bool:
         return False
+
+    # NumPy's derived flags (SciPy's LAPACK wrappers read ``fortran``)
+    contiguous = c_contiguous
+    fortran = f_contiguous
+
+    @property
+    def fnc(self) -> bool:
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self) -> bool:
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self) -> bool:
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self) -> bool:
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self) -> bool:
+        # NumPy 2.4 tests any one of ALIGNED, WRITEABLE, F_CONTIGUOUS (not all three)
+        return (self.aligned or self.writeable or self.f_contiguous) and not self.c_contiguous
+
+    @property
+    def num(self) -> int:
+        return sum(bit for name, bit in self._BITS if getattr(self, name))
 
     @property
     def writeable(self) -> bool:

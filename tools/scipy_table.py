@@ -1,0 +1,201 @@
+"""Measure everyday SciPy calls on asnumpy cpu arrays under ``SCIPY_ARRAY_API=1``.
+
+``python tools/scipy_table.py`` runs every call of ``tools/scipy_calls.py`` in a
+subprocess with ``SCIPY_ARRAY_API=1`` (SciPy reads it once, at import): first
+on NumPy arrays (the reference), then on asnumpy arrays on the cpu device, then
+on CPU ``torch`` tensors when torch is installed (what SciPy returns for
+another Array API library: the yardstick for "what SciPy returns for the
+input's namespace").  Each asnumpy result is compared with NumPy's (shape and
+values) and its arrays classified: asnumpy arrays on the input's device, NumPy
+arrays (SciPy converted), or Python/NumPy scalars.  The Markdown table goes
+into docs/interop.md between ``<!-- scipy-table:start -->`` and
+``<!-- scipy-table:end -->``; ``--check`` only says whether the file is
+current.  It lives in tools/ beside stubgen.py because, like it, it generates
+a checked-in file from the code (it times nothing, so it is not a benchmark).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "interop.md"
+START, END = "<!-- scipy-table:start -->", "<!-- scipy-table:end -->"
+RTOL, ATOL = 1e-7, 1e-10
+
+
+def _leaves(result):
+    """The arrays and scalars of a result (tuples, lists and SciPy's result tuples flattened)."""
+    # SciPy's result objects are tuples of their documented fields (iterating
+    # one skips the extra attributes its ``_asdict`` would add)
+    if isinstance(result, (tuple, list)):
+        return [leaf for item in result for leaf in _leaves(item)]
+    return [result]
+
+
+def _kind(leaf):
+    import numpy as np
+    import asnumpy as ap
+    if isinstance(leaf, ap.ndarray):
+        return "asnumpy" if leaf.device == ap.Device("cpu:0") else f"asnumpy on {leaf.device}"
+    if isinstance(leaf, np.ndarray):
+        return "NumPy"
+    if isinstance(leaf, (int, float, complex, np.generic)):
+        return "scalar"
+    if type(leaf).__module__.startswith("torch"):
+        return "torch"
+    return type(leaf).__name__
+
+
+def _host(leaf):
+    import numpy as np
+    import asnumpy as ap
+    if isinstance(leaf, ap.ndarray):
+        return leaf.get()
+    if type(leaf).__module__.startswith("torch"):
+        return leaf.detach().numpy()
+    return np.asarray(leaf)
+
+
+def _same(expected, got):
+    import numpy as np
+    if len(expected) != len(got):
+        return f"{len(got)} results, NumPy's call gives {len(expected)}"
+    for want, have in zip(expected, got):
+        want, have = np.asarray(want), _host(have)
+        if want.shape != have.shape:
+            return f"shape {have.shape}, NumPy's {want.shape}"
+        numeric = want.dtype.kind in "biufc" and have.dtype.kind in "biufc"
+        if not (np.allclose(have, want, rtol=RTOL, atol=ATOL, equal_nan=True) if numeric
+                else np.array_equal(have, want)):
+            return "values differ from NumPy's"
+    return None
+
+
+def _run(function, xp):
+    """``(kinds, None)`` of a call's result leaves, or ``(None, error)``; and the leaves."""
+    try:
+        leaves = _leaves(function(xp))
+    except Exception as exc:  # a row of the table, not a crash of the script
+        message = str(exc).splitlines()[0] if str(exc) else ""
+        return None, f"{type(exc).__name__}: {message[:90]}", None
+    return sorted({_kind(leaf) for leaf in leaves}), None, leaves
+
+
+def _torch_namespace():
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_default_dtype(torch.float64)
+    return torch
+
+
+def _child():
+    """Run in the subprocess: every call on each namespace; the rows as JSON on stdout."""
+    import warnings
+    import numpy as np
+    import asnumpy as ap
+    import scipy_calls
+    warnings.simplefilter("ignore")
+    torch = _torch_namespace()
+    rows = []
+    for module, call, function in scipy_calls.CALLS:
+        _, error, expected = _run(function, np)
+        row = {"module": module, "call": call}
+        if error:
+            row.update(status="NumPy fails", detail=error)
+            rows.append(row)
+            continue
+        kinds, error, got = _run(function, ap)
+        if error is None:
+            error = _same(expected, got)
+        row.update(status="fails" if error else "works", detail=error, kinds=kinds)
+        if torch is not None:
+            torch_kinds, torch_error, _ = _run(function, torch)
+            row["torch"] = "fails" if torch_error else _returns(torch_kinds)
+        rows.append(row)
+    json.dump(rows, sys.stdout)
+
+
+def measure():
+    """The table's rows: one dict per call (module, call, status, detail, kinds, torch)."""
+    env = {key: value for key, value in os.environ.items() if key != "ASNUMPY_DEVICE"}
+    env["SCIPY_ARRAY_API"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "tools")] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    done = subprocess.run([sys.executable, "-c", "import scipy_table; scipy_table._child()"],
+                          env=env, capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        raise RuntimeError(f"the SciPy calls' subprocess failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+# how the table names what came back
+_WORDS = {"asnumpy": "asnumpy arrays", "NumPy": "NumPy arrays", "scalar": "scalars",
+          "torch": "torch tensors"}
+
+
+def _returns(kinds):
+    return " and ".join(_WORDS.get(kind, kind) for kind in kinds)
+
+
+def render(rows):
+    """The Markdown between the markers: a count, then one row per call."""
+    works = sum(row["status"] == "works" for row in rows)
+    torch = any("torch" in row for row in rows)
+    lines = [f"{works} of {len(rows)} calls work on asnumpy cpu arrays (same shapes and "
+             f"values as on NumPy arrays, rtol {RTOL:g}); generated by "
+             "`python tools/scipy_table.py` with SciPy "
+             f"{_scipy_version()}{' and torch ' + _torch_version() if torch else ''}.", ""]
+    header = "| module | call | asnumpy cpu | returns |" + (" torch cpu returns |" if torch else "")
+    lines += [header, "|---" * (5 if torch else 4) + "|"]
+    for row in rows:
+        if row["status"] == "works":
+            status, how = "works", _returns(row["kinds"])
+        else:
+            status, how = row["status"], row["detail"].replace("|", "\\|")
+        line = f"| {row['module']} | `{row['call']}` | {status} | {how} |"
+        if torch:
+            line += f" {row.get('torch', '')} |"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _scipy_version():
+    import scipy
+    return scipy.__version__
+
+
+def _torch_version():
+    import torch
+    return torch.__version__.split("+")[0]
+
+
+def document(table, text=None):
+    """docs/interop.md's text with ``table`` between the markers."""
+    text = DOC.read_text() if text is None else text
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{START}\n{table}\n{END}{tail}"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    table = render(measure())
+    current = DOC.read_text()
+    new = document(table, current)
+    if "--check" in argv:
+        print("docs/interop.md is current" if new == current else "docs/interop.md is stale")
+        return 0 if new == current else 1
+    DOC.write_text(new)
+    print(table.splitlines()[0])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
