@@ -58,8 +58,64 @@ def host_value(obj, dtype=None, devices=None) -> np.ndarray:
 def host_array(obj, dtype, func, devices=None) -> np.ndarray:
     """``obj`` as a numeric NumPy array in native byte order; TypeError naming ``func`` if not."""
     host = obj if dtype is None and type(obj) is np.ndarray else host_value(obj, dtype, devices)
+    if host.dtype.kind in "OUS" and dtype is None and not isinstance(obj, np.ndarray):
+        # what NumPy makes of None, sets, generators, strings, big ints ...: say which it was
+        raise TypeError(f"asnumpy.{func}: cannot make an array of {_described(obj)}; "
+                        f"{_ACCEPTED}")
     checked = _dtypes.to_dtype(host.dtype, func)
     return host if checked == host.dtype else host.astype(checked)
+
+
+_ACCEPTED = ("asnumpy arrays hold numbers (bool, integer, float, complex): pass a number, a "
+             "(nested) list or tuple of numbers, or a numeric array")
+
+
+def _described(obj) -> str:
+    """What ``obj`` (which NumPy makes a non-numeric array of) is, and how to pass it."""
+    if obj is None:
+        return "None"
+    kind = type(obj)
+    if isinstance(obj, (set, frozenset)):
+        return f"a {kind.__name__} (it has no order: pass sorted(s) or list(s))"
+    if kind.__module__.startswith("scipy.sparse"):
+        return f"a SciPy sparse {kind.__name__} (make it dense first: m.toarray())"
+    if isinstance(obj, (str, bytes)):
+        return f"the {'bytes' if isinstance(obj, bytes) else 'string'} {obj[:40]!r}"
+    if isinstance(obj, int):
+        return f"the integer {obj}, which neither int64 nor uint64 holds (float(x) is a float64)"
+    if isinstance(obj, np.ndarray):
+        return f"a NumPy array of dtype {obj.dtype}"
+    if isinstance(obj, (list, tuple)):
+        item = _first_non_number(obj)
+        return f"a {kind.__name__}" + ("" if item is _NONE else f" holding {_described(item)}")
+    if hasattr(obj, "__next__") or hasattr(obj, "__iter__") and not hasattr(obj, "__len__"):
+        return (f"a {kind.__name__} (an iterator: pass list(it), or "
+                "asnumpy.fromiter(it, dtype) for a 1-d array of numbers)")
+    if kind.__module__ == "builtins":
+        return f"{'an' if kind.__name__[0] in 'aeiou' else 'a'} {kind.__name__}"
+    return f"an object of type {kind.__module__}.{kind.__qualname__}"
+
+
+_NONE = object()        # _first_non_number found none
+_NUMBERS = (float, complex, np.number, np.bool_)
+
+
+def _first_non_number(sequence):
+    """The first leaf of a nested list/tuple that is no number asnumpy holds (or _NONE)."""
+    for item in sequence:
+        if isinstance(item, (list, tuple)):
+            found = _first_non_number(item)
+            if found is not _NONE:
+                return found
+        elif isinstance(item, int) and not isinstance(item, np.generic):
+            if not -2**63 <= item < 2**64:
+                return item
+        elif isinstance(item, np.ndarray):
+            if item.dtype.kind not in "biufc":
+                return item
+        elif not isinstance(item, _NUMBERS) and not hasattr(item, "__asnumpy_device__"):
+            return item
+    return _NONE
 
 
 def _fetch_nested(item, devices):
