@@ -40,9 +40,10 @@ SOURCE = Path(__file__).resolve().parent.parent / "src"
 
 # the public modules given full stubs, in the order their objects are claimed
 STUBBED = ["asnumpy", "asnumpy.runtime", "asnumpy.linalg", "asnumpy.fft", "asnumpy.random",
-           "asnumpy.emath", "asnumpy.extension", "asnumpy.testing"]
+           "asnumpy.emath", "asnumpy.extension", "asnumpy.testing", "asnumpy.lib",
+           "asnumpy.lib.stride_tricks"]
 # public modules with a partial stub only (every attribute is Incomplete)
-PARTIAL = ["asnumpy.lib", "asnumpy.polynomial"]
+PARTIAL = ["asnumpy.polynomial"]
 # public modules mypy reads as they are (annotated source, no stub)
 TYPED_SOURCE = ["asnumpy.typing"]
 
@@ -154,6 +155,9 @@ RETURNS = {
     **dict.fromkeys(["ufunc.reduce", "ufunc.accumulate", "ufunc.reduceat", "ufunc.outer"],
                     "ndarray"),
     "ndarray.__eq__": "ndarray", "ndarray.__ne__": "ndarray", "Stream.record": "Event",
+    "testing.shaped_arange": "ndarray", "testing.shaped_reverse_arange": "ndarray",
+    "testing.shaped_random": "ndarray", "lib.stride_tricks.as_strided": "ndarray",
+    "lib.stride_tricks.sliding_window_view": "ndarray",
     "ndarray.__len__": "int", "ndarray.__bool__": "builtins.bool", "ndarray.__int__": "int",
     "ndarray.__float__": "float", "ndarray.__complex__": "complex", "ndarray.__index__": "int",
     "ndarray.__iter__": "Iterator[ndarray]", "ndarray.__repr__": "str", "ndarray.__str__": "str",
@@ -285,7 +289,7 @@ class _Writer:
         return PARAMETERS.get(name)
 
     def return_type(self, where: str, function, default: str) -> str:
-        short = where.split(".", 1)[-1] if where.startswith(("random.", "linalg.", "fft.")) \
+        short = where.rsplit(".", 1)[-1] if where.startswith(("random.", "linalg.", "fft.")) \
             else where
         for key in (where, short):
             if key in RETURNS:
@@ -293,6 +297,8 @@ class _Writer:
         if where.rpartition(".")[2] in DUNDER_RETURNS and not (
                 where.endswith("__enter__") and default != "Incomplete"):
             return DUNDER_RETURNS[where.rpartition(".")[2]]
+        if where.startswith("testing.assert_"):
+            return "None"                      # numpy.testing's asserts return nothing
         annotation = getattr(function, "__annotations__", {}).get("return")
         if isinstance(annotation, str) and annotation.strip() in RETURN_ANNOTATIONS:
             return RETURN_ANNOTATIONS[annotation.strip()]
