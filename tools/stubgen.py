@@ -41,9 +41,9 @@ SOURCE = Path(__file__).resolve().parent.parent / "src"
 # the public modules given full stubs, in the order their objects are claimed
 STUBBED = ["asnumpy", "asnumpy.runtime", "asnumpy.linalg", "asnumpy.fft", "asnumpy.random",
            "asnumpy.emath", "asnumpy.extension", "asnumpy.testing", "asnumpy.lib",
-           "asnumpy.lib.stride_tricks"]
+           "asnumpy.lib.stride_tricks", "asnumpy.polynomial"]
 # public modules with a partial stub only (every attribute is Incomplete)
-PARTIAL = ["asnumpy.polynomial"]
+PARTIAL: list[str] = []
 # public modules mypy reads as they are (annotated source, no stub)
 TYPED_SOURCE = ["asnumpy.typing"]
 
@@ -438,7 +438,7 @@ class _Writer:
         default = "ndarray" if name in ARRAY_CLASSES else "Incomplete"
         for attribute, annotation in INSTANCE_ATTRIBUTES.get(name, {}).items():
             lines.append(f"    {attribute}: {annotation}")
-        for attribute, raw in vars(cls).items():
+        for attribute, raw in self.members(cls).items():
             if attribute in _SKIPPED_DUNDERS or (attribute.startswith("_")
                                                  and not attribute.endswith("__")):
                 continue
@@ -478,6 +478,18 @@ class _Writer:
         if len(lines) == 1:
             lines.append("    ...")
         return lines + [""]
+
+    def members(self, cls: type) -> dict:
+        """`cls`'s attributes, with those it inherits from classes no stub names (a
+        private base such as the polynomial series'), the nearest definition first."""
+        members: dict = {}
+        for base in cls.__mro__:
+            if base is not cls and (base is object or id(base) in self.owner
+                                    or base.__module__ == "builtins"):
+                break
+            for attribute, raw in vars(base).items():
+                members.setdefault(attribute, raw)
+        return members
 
     def value(self, name: str, value) -> str:
         for kind in (builtins.bool, int, float, complex, str, bytes):

@@ -81,6 +81,8 @@ reveal_type(ap.linalg.eigh(a[:, :3]).eigenvalues)  # asnumpy.ndarray
 reveal_type(ap.fft.rfft(a[0]))  # asnumpy.ndarray
 reveal_type(ap.lib.stride_tricks.sliding_window_view(a[0], 2))  # asnumpy.ndarray
 reveal_type(ap.testing.assert_array_equal(a, a))  # None
+series = ap.polynomial.Polynomial([1.0, 2.0, 3.0])
+reveal_type(series)  # asnumpy.polynomial.Polynomial
 rng = ap.random.default_rng(0)
 reveal_type(rng)  # asnumpy.random.Generator
 reveal_type(rng.normal(size=(2, 2)))  # asnumpy.ndarray
