@@ -212,6 +212,24 @@ def test_code_written_for_both_libraries():
     np.testing.assert_allclose(softmax(ap.asarray(host)).get(), softmax(host))
 
 
+def test_get_array_module_inside_fuse_fuses():
+    def scaled_exp(x):
+        xp = ap.get_array_module(x)
+        return xp.exp(x) * 2
+
+    from asnumpy.extension._toolchain import CompilerNotFoundError, compiler_command
+
+    try:
+        compiler_command()
+    except CompilerNotFoundError:
+        pytest.skip("no C++ compiler for fused cpu kernels")
+    fused = ap.fuse(scaled_exp)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ap.extension.fusion.FusionFallbackWarning)
+        result = fused(ap.ones(3, device="cpu:0"))
+    np.testing.assert_allclose(result.get(), np.exp(np.ones(3)) * 2)
+
+
 def test_reset_device_force_releases_streams_and_cached_memory():
     device = ap.Device("cpu:3")
     stream = ap.Stream(device)

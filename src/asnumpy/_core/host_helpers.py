@@ -41,10 +41,11 @@ def get_array_module(*args):
         y = xp.exp(x) / xp.sum(xp.exp(x))
 
     Only the arguments themselves are looked at, not the contents of lists
-    or tuples, as CuPy's.
+    or tuples, as CuPy's; a value that ``asnumpy.fuse`` traces counts as an
+    asnumpy array (CuPy counts its fusion's values too), so such code fuses.
     """
     for arg in args:
-        if isinstance(arg, ndarray):
+        if isinstance(arg, ndarray) or hasattr(type(arg), "__asnumpy_ufunc__"):   # (fuse's)
             return sys.modules[_PACKAGE]
     return np
 
