@@ -44,6 +44,8 @@ STUBBED = ["asnumpy", "asnumpy.runtime", "asnumpy.linalg", "asnumpy.fft", "asnum
            "asnumpy.lib.stride_tricks", "asnumpy.polynomial"]
 # public modules with a partial stub only (every attribute is Incomplete)
 PARTIAL: list[str] = []
+# numpy.float128 & co., which exist on some platforms only (asnumpy._extended_types)
+EXTENDED_TYPES = ("float96", "float128", "complex192", "complex256")
 # public modules mypy reads as they are (annotated source, no stub)
 TYPED_SOURCE = ["asnumpy.typing"]
 
@@ -508,6 +510,8 @@ class _Writer:
         ufunc_samples: dict[str, object] = {}
         short = module_name.partition(".")[2]
         for name in names:
+            if module_name == "asnumpy" and name in EXTENDED_TYPES:
+                continue                                # written below, platform or not
             value = getattr(module, name)
             owner = self.owner.get(id(value))
             numpy_home = _numpy_module(short, name, value)
@@ -552,6 +556,9 @@ class _Writer:
         body += [""] + self.result_stubs()
         self.result_classes.clear()
         if module_name == "asnumpy":
+            # NumPy's stubs declare every platform's extended types: the stub is the same
+            # on each platform (asnumpy has those NumPy has)
+            imports += [f"from numpy import {name} as {name}" for name in EXTENDED_TYPES]
             body += [""] + self.ufunc_stubs(ufunc_samples)
         text = HEADER + "\n" + "\n".join(sorted(set(imports))) + "\n\n" + "\n".join(body)
         text = re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"

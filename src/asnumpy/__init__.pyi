@@ -50,6 +50,7 @@ from numpy import cdouble as cdouble
 from numpy import character as character
 from numpy import clongdouble as clongdouble
 from numpy import complex128 as complex128
+from numpy import complex192 as complex192
 from numpy import complex256 as complex256
 from numpy import complex64 as complex64
 from numpy import complexfloating as complexfloating
@@ -67,6 +68,7 @@ from numpy import float128 as float128
 from numpy import float16 as float16
 from numpy import float32 as float32
 from numpy import float64 as float64
+from numpy import float96 as float96
 from numpy import floating as floating
 from numpy import generic as generic
 from numpy import get_include as get_include
