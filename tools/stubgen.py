@@ -610,10 +610,12 @@ def _numpy_name(value) -> str:
 
 
 def stub_path(module_name: str) -> Path:
+    """The stub's place in this checkout (src/), wherever asnumpy was imported from (CI
+    installs it: the installed stubs are this checkout's, copied)."""
     module = importlib.import_module(module_name)
-    path = Path(module.__file__)
-    return path.with_suffix(".pyi") if path.name != "__init__.py" else \
-        path.parent / "__init__.pyi"
+    path = SOURCE.joinpath(*module_name.split("."))
+    return path / "__init__.pyi" if Path(module.__file__).name == "__init__.py" else \
+        path.with_suffix(".pyi")
 
 
 def partial_stub(module_name: str) -> str:
