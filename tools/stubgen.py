@@ -107,6 +107,9 @@ OVERRIDES = {
     # the random laws' size= is the samples' shape
     "random.*.size": "ShapeLike | None", "Generator.*.size": "ShapeLike | None",
     "RandomState.*.size": "ShapeLike | None",
+    # ... and their shape= and n= are a law's parameters (arrays broadcast)
+    **{f"{owner}.*.{name}": "ArrayLike" for owner in ("random", "Generator", "RandomState")
+       for name in ("shape", "n")},
     # the other operand of ndarray's operators
     "ndarray.*.other": "ArrayLike", "ndarray.*.b": "ArrayLike", "ndarray.__pow__.modulo": "None",
     "asnumpy.out": "numpy.ndarray[Any, Any] | None",
@@ -115,6 +118,10 @@ OVERRIDES = {
     "polyint.m": "int", "poly1d.integ.m": "int", "poly1d.deriv.m": "int",
     "interp.left": "ScalarLike | None", "interp.right": "ScalarLike | None",
     "angle.deg": "builtins.bool", "set_memory_pool_size.size": "int | None",
+    "polyint.k": "ArrayLike", "poly1d.integ.k": "ArrayLike",
+    "pad.mode": "str | Incomplete",                 # a name, or a function of its own
+    "loadtxt.comments": "str | Sequence[str] | None",
+    "genfromtxt.comments": "str | Sequence[str] | None",
     "set_device.device": "Device | str",
     "take_along_axis.axis": "int | None", "put_along_axis.axis": "int | None",
     "unravel_index.shape": "ShapeLike", "ravel_multi_index.multi_index": "Sequence[ArrayLike]",
