@@ -123,8 +123,10 @@ def _blas_shortcut(a, b, shape, out, dtype):
             return _scaled(scalar, other, out, dtype)
         return UFUNCS["multiply"](scalar, other, out=out, dtype=dtype)
     if dtype.kind == "c" and a.ndim == b.ndim == 2 and a.shape[1] == 1:
+        # gemm: C = 0 + alpha * (a b) with alpha = 1+0j (the sum into zeros makes -0 +0)
         product = UFUNCS["multiply"](a, b, out=out, dtype=dtype)
-        return UFUNCS["multiply"](product, np.ones((), dtype), out=product)
+        product = UFUNCS["multiply"](product, np.ones((), dtype), out=product)
+        return UFUNCS["add"](product, 0, out=product)
     return None
 
 
