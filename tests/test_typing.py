@@ -1,6 +1,7 @@
 """asnumpy is typed: its stubs are current, mypy accepts them, reveals the expected types
 in a typed user program and reports the expected errors in a wrong one; the user program
-also runs, and each revealed value has at run time the type mypy names.
+also runs, and each revealed value has at run time the type mypy names; and every stub
+function a plain array can call returns at run time the type its stub declares.
 
 The stubs are written by tools/stubgen.py (docs/interop.md, "Typing").
 """
@@ -11,6 +12,7 @@ import importlib.util
 import re
 import runpy
 import sys
+import warnings
 from pathlib import Path
 
 import numpy
@@ -159,3 +161,73 @@ def test_user_program_runs_and_its_values_have_the_revealed_types():
 
     runpy.run_path(str(USER), init_globals={"reveal_type": reveal_type}, run_name="__typed__")
     assert sorted(checked) == sorted(expected)
+
+
+# -- the stubs' return types hold at run time, for every function a plain array can call
+
+STUB_FUNCTION = re.compile(r"^(?P<indent>    )?def (?P<name>\w+)\((?P<params>[^)]*)\) -> "
+                           r"(?P<returns>[^:]+): \.\.\.", re.M)
+CHECKED_RETURNS = re.compile(r"^(ndarray|None|builtins\.bool|int|float|str|tuple\[.*\]|"
+                             r"list\[.*\]|numpy\.ndarray\[Any, Any\])$")
+
+
+def _runtime_type(text: str) -> str:
+    """A stub's return annotation as mypy reveals it (what _has_type reads)."""
+    text = text.replace("builtins.", "")
+    return re.sub(r"(?<![\w.])ndarray\b", "asnumpy.ndarray", text)
+
+
+def _calls(module_name: str, array_of):
+    """(name, callable, its arguments, expected type) for each function of the stub of
+    `module_name` (and each ndarray method, for asnumpy) whose required parameters are
+    at most two arrays, called with `array_of()`."""
+    stub = _stubgen().stub_path(module_name).read_text()
+    module = importlib.import_module(module_name)
+    in_ndarray = False
+    for line in stub.splitlines():
+        if line.startswith("class "):
+            in_ndarray = line.startswith("class ndarray")
+        match = STUB_FUNCTION.match(line)
+        if not match or not CHECKED_RETURNS.match(match["returns"]):
+            continue
+        if match["indent"] and not (in_ndarray and not match["name"].startswith("_")):
+            continue
+        parameters = [p.strip() for p in match["params"].split(",")]
+        parameters = [p for p in parameters if p and p not in ("/", "*", "self")]
+        required = [p for p in parameters if "=" not in p and not p.startswith("*")]
+        if len(required) > 2 or not all(p.endswith(("ArrayLike", "Sequence[ArrayLike]"))
+                                        for p in required):
+            continue
+        if match["indent"]:
+            yield (f"ndarray.{match['name']}", lambda *a, _n=match["name"]:
+                   getattr(a[0], _n)(*a[1:]), [array_of(), *(array_of() for _ in required)],
+                   match["returns"])
+        elif required:
+            arguments = [[array_of()] * 2 if p.endswith("Sequence[ArrayLike]") else array_of()
+                         for p in required]
+            yield match["name"], getattr(module, match["name"]), arguments, match["returns"]
+
+
+@pytest.mark.parametrize(("module_name", "shape"), [
+    ("asnumpy", (2, 3)), ("asnumpy.linalg", (3, 3)), ("asnumpy.fft", (2, 4)),
+    ("asnumpy.emath", (2, 3))])
+def test_stub_return_types_hold_at_run_time(module_name, shape):
+    def array_of():
+        values = asnumpy.arange(1.0, 1.0 + numpy.prod(shape)).reshape(shape)
+        return values + 4 * asnumpy.eye(*shape) if module_name == "asnumpy.linalg" else values
+
+    checked, wrong = 0, []
+    with numpy.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, function, arguments, returns in _calls(module_name, array_of):
+            try:
+                result = function(*arguments)
+            except Exception:                   # noqa: BLE001 (not a call these arguments suit)
+                continue
+            checked += 1
+            if not _has_type(result, _runtime_type(returns)):
+                wrong.append((name, returns, type(result).__name__))
+    assert wrong == []
+    assert checked >= {"asnumpy": 150, "asnumpy.linalg": 15, "asnumpy.fft": 10,
+                       "asnumpy.emath": 5}[module_name]
+
