@@ -5,10 +5,10 @@ linalg, interpolate, optimize, spatial, cluster, integrate, fft);
 ``tools/scipy_table.py`` runs them in a subprocess with ``SCIPY_ARRAY_API=1``
 on NumPy arrays and on asnumpy arrays (and CPU torch tensors as the yardstick
 of what SciPy returns for another Array API library) and renders the table in
-docs/interop.md.  Here: every call works (NumPy's shapes and values), on cpu:1
-arrays too inside ``with ap.Device("cpu:1")``, returns asnumpy arrays wherever
-SciPy returns a torch caller torch tensors, and the table in the docs and the
-README's counts are what the script measures now.
+docs/interop.md.  Here: every call works (NumPy's shapes, dtypes and values),
+on float32 inputs too, and on cpu:1 arrays inside ``with ap.Device("cpu:1")``;
+it returns asnumpy arrays wherever SciPy returns a torch caller torch tensors;
+the table in the docs and the README's counts are what the script measures now.
 """
 
 import pathlib
@@ -51,6 +51,12 @@ def test_every_call_works_on_cpu1_arrays_inside_its_device_context(rows):
     # device: on the current one.  With cpu:1 current, every result is on cpu:1.
     failing = [f"{row['call']}: {row['cpu:1 current']}" for row in rows
                if scipy_table._on_device(row["cpu:1 current"]) != "works"]
+    assert not failing, "\n".join(failing)
+
+
+def test_every_call_works_on_float32_arrays(rows):
+    failing = [f"{row['call']}: {row['float32']['detail']}" for row in rows
+               if row["float32"]["status"] != "works"]
     assert not failing, "\n".join(failing)
 
 

@@ -10,6 +10,7 @@ compares; ``tests/test_scipy_array_api.py`` runs the same list.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 import numpy as np
@@ -45,6 +46,28 @@ def _signal():
     return np.sin(2 * np.pi * 7 * t) + 0.5 * np.sin(2 * np.pi * 31 * t) + 0.1 * _data(5, 200)
 
 
+# The dtype the calls' floating-point inputs take (float_inputs changes it).
+_FLOAT = [np.float64]
+
+
+@contextlib.contextmanager
+def float_inputs(dtype):
+    """Within the block the calls build their float64 inputs as ``dtype``."""
+    _FLOAT.append(dtype)
+    try:
+        yield
+    finally:
+        _FLOAT.pop()
+
+
+def _as(xp, values):
+    """``values`` as an array of ``xp``: the same numbers, float64 data as the inputs' dtype."""
+    values = np.asarray(values)
+    if values.dtype == np.float64:
+        values = values.astype(_FLOAT[-1])
+    return xp.asarray(values)
+
+
 def _module(name):
     """``scipy.name``, imported when a call runs (after ``SCIPY_ARRAY_API`` is set)."""
     return importlib.import_module(f"scipy.{name}")
@@ -56,23 +79,23 @@ def _module(name):
 def _filtfilt(xp):
     signal = _module("signal")
     b, a = signal.butter(4, 0.2)
-    return signal.filtfilt(xp.asarray(b), xp.asarray(a), xp.asarray(_signal()))
+    return signal.filtfilt(_as(xp, b), _as(xp, a), _as(xp, _signal()))
 
 
 def _sosfiltfilt(xp):
     signal = _module("signal")
     sos = signal.butter(4, 0.2, output="sos")
-    return signal.sosfiltfilt(xp.asarray(sos), xp.asarray(_signal()))
+    return signal.sosfiltfilt(_as(xp, sos), _as(xp, _signal()))
 
 
 def _lfilter(xp):
     signal = _module("signal")
     b, a = signal.butter(3, 0.3)
-    return signal.lfilter(xp.asarray(b), xp.asarray(a), xp.asarray(_signal()))
+    return signal.lfilter(_as(xp, b), _as(xp, a), _as(xp, _signal()))
 
 
 def _find_peaks(xp):
-    peaks, properties = _module("signal").find_peaks(xp.asarray(_signal()), height=0.5)
+    peaks, properties = _module("signal").find_peaks(_as(xp, _signal()), height=0.5)
     return peaks, properties["peak_heights"]
 
 
@@ -80,16 +103,16 @@ def _lu(xp):
     linalg = _module("linalg")
     # lu_factor returns NumPy arrays (SciPy 1.17 computes it with NumPy for every
     # backend); lu_solve takes them in the right-hand side's namespace.
-    lu, piv = linalg.lu_factor(xp.asarray(_data(8, 4, 4)))
-    return linalg.lu_solve((xp.asarray(lu), xp.asarray(piv)), xp.asarray(_data(9, 4)))
+    lu, piv = linalg.lu_factor(_as(xp, _data(8, 4, 4)))
+    return linalg.lu_solve((_as(xp, lu), _as(xp, piv)), _as(xp, _data(9, 4)))
 
 
 def _interpolant(name, y=np.sin, **kwargs):
     """Build ``interpolate.name(x, y(x))`` on 8 nodes and evaluate it at 5 points."""
     def call(xp):
         x = np.linspace(0, 5, 8)
-        f = getattr(_module("interpolate"), name)(xp.asarray(x), xp.asarray(y(x)), **kwargs)
-        return f(xp.asarray(np.linspace(0.2, 4.8, 5)))
+        f = getattr(_module("interpolate"), name)(_as(xp, x), _as(xp, y(x)), **kwargs)
+        return f(_as(xp, np.linspace(0.2, 4.8, 5)))
     return call
 
 
@@ -97,25 +120,25 @@ def _regular_grid(xp):
     x, y = np.linspace(0, 1, 5), np.linspace(0, 2, 6)
     values = np.sin(x[:, None]) * np.cos(y[None, :])
     interpolate = _module("interpolate")
-    f = interpolate.RegularGridInterpolator((xp.asarray(x), xp.asarray(y)), xp.asarray(values))
-    return f(xp.asarray([[0.3, 0.7], [0.9, 1.5]]))
+    f = interpolate.RegularGridInterpolator((_as(xp, x), _as(xp, y)), _as(xp, values))
+    return f(_as(xp, [[0.3, 0.7], [0.9, 1.5]]))
 
 
 def _griddata(xp):
     points = np.random.default_rng(4).uniform(0, 1, (30, 2))
     values = points[:, 0] ** 2 + points[:, 1]
-    xi = xp.asarray([[0.4, 0.5], [0.6, 0.3]])
-    return _module("interpolate").griddata(xp.asarray(points), xp.asarray(values), xi,
+    xi = _as(xp, [[0.4, 0.5], [0.6, 0.3]])
+    return _module("interpolate").griddata(_as(xp, points), _as(xp, values), xi,
                                            method="linear")
 
 
 def _minimize(xp):
-    target = xp.asarray([1.0, -2.0, 0.5])
+    target = _as(xp, [1.0, -2.0, 0.5])
 
     def objective(v):
         return xp.sum((v - target) ** 2) + 0.1 * xp.sum(v ** 4)
 
-    return _module("optimize").minimize(objective, xp.asarray(np.zeros(3)), method="BFGS").x
+    return _module("optimize").minimize(objective, _as(xp, np.zeros(3)), method="BFGS").x
 
 
 def _root_scalar(xp):
@@ -127,7 +150,7 @@ def _curve_fit(xp):
     x = np.linspace(0, 4, 30)
     y = 2.5 * np.exp(-1.3 * x) + 0.5 + 0.01 * _data(6, 30)
     params, _ = _module("optimize").curve_fit(lambda t, a, b, c: a * xp.exp(-b * t) + c,
-                                              xp.asarray(x), xp.asarray(y), p0=[1.0, 1.0, 1.0])
+                                              _as(xp, x), _as(xp, y), p0=[1.0, 1.0, 1.0])
     return params
 
 
@@ -137,14 +160,14 @@ def _quad(xp):
 
 def _solve_ivp(xp):
     solution = _module("integrate").solve_ivp(
-        lambda t, y: -0.5 * y, (0, 2), xp.asarray([1.0, 2.0]),
-        t_eval=xp.asarray([0.5, 1.0, 2.0]), rtol=1e-8)
+        lambda t, y: -0.5 * y, (0, 2), _as(xp, [1.0, 2.0]),
+        t_eval=_as(xp, [0.5, 1.0, 2.0]), rtol=1e-8)
     return solution.y
 
 
 def _kdtree(xp):
-    tree = _module("spatial").KDTree(xp.asarray(_data(10, 20, 2)))
-    return tree.query(xp.asarray(_data(11, 3, 2)), k=2)
+    tree = _module("spatial").KDTree(_as(xp, _data(10, 20, 2)))
+    return tree.query(_as(xp, _data(11, 3, 2)), k=2)
 
 
 def _kmeans2(xp):
@@ -162,7 +185,7 @@ def _norm(xp):
 
 
 def _mode(xp):
-    result = _module("stats").mode(xp.asarray(np.array([1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0])))
+    result = _module("stats").mode(_as(xp, np.array([1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 4.0])))
     return result.mode, result.count
 
 
@@ -205,7 +228,7 @@ INPUTS = {
 
 def _in(xp, key):
     """The input ``key`` of INPUTS as an array of ``xp``."""
-    return xp.asarray(INPUTS[key]())
+    return _as(xp, INPUTS[key]())
 
 
 def _sp(module, name, *inputs, **kwargs):
