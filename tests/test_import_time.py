@@ -25,8 +25,8 @@ LAZY_MODULES = [
     "asnumpy._core.reductions", "asnumpy._core.elementwise", "asnumpy._core.indexing",
     "asnumpy._core.manipulation", "asnumpy._core.rearranging", "asnumpy._core.sorting",
     "asnumpy._core.io", "asnumpy._core.iterators", "asnumpy._core.index_tricks",
-    "asnumpy._core.conversions", "asnumpy._interop.dlpack",
-    "numpy.random", "numpy.fft",
+    "asnumpy._core.conversions", "asnumpy._interop.dlpack", "asnumpy.typing",
+    "numpy.random", "numpy.fft", "numpy.typing",
     # the standard library's heavier modules (ctypes.util brings subprocess)
     "subprocess",
 ]
@@ -100,7 +100,7 @@ def test_submodule_attribute_is_the_imported_module():
     out = run_fresh("""
         import importlib, asnumpy
         print(all(getattr(asnumpy, name) is importlib.import_module("asnumpy." + name)
-                  for name in ("linalg", "fft", "random", "lib", "emath")))
+                  for name in ("linalg", "fft", "random", "lib", "emath", "typing")))
     """)
     assert out.strip() == "True"
 
