@@ -1,17 +1,19 @@
 """Measure everyday SciPy calls on asnumpy cpu arrays under ``SCIPY_ARRAY_API=1``.
 
 ``python tools/scipy_table.py`` runs every call of ``tools/scipy_calls.py`` in a
-subprocess with ``SCIPY_ARRAY_API=1`` (SciPy reads it once, at import): first
-on NumPy arrays (the reference), then on asnumpy arrays on the cpu device, then
-on CPU ``torch`` tensors when torch is installed (what SciPy returns for
-another Array API library: the yardstick for "what SciPy returns for the
-input's namespace").  Each asnumpy result is compared with NumPy's (shape and
-values) and its arrays classified: asnumpy arrays on the input's device, NumPy
-arrays (SciPy converted), or Python/NumPy scalars.  The Markdown table goes
-into docs/interop.md between ``<!-- scipy-table:start -->`` and
-``<!-- scipy-table:end -->``; ``--check`` only says whether the file is
-current.  It lives in tools/ beside stubgen.py because, like it, it generates
-a checked-in file from the code (it times nothing, so it is not a benchmark).
+subprocess with ``SCIPY_ARRAY_API=1`` (SciPy reads it once, at import): on
+NumPy arrays (the reference); on asnumpy arrays on cpu:0, the current device;
+on float32 inputs; on cpu:1 arrays, outside and inside ``with
+ap.Device("cpu:1")``; and on CPU ``torch`` tensors when torch is installed
+(what SciPy returns for another Array API library: the yardstick for "what
+SciPy returns for the input's namespace").  Each asnumpy result is compared
+with NumPy's (shapes, dtypes, values) and what came back classified: asnumpy
+arrays on the inputs' device (or another), NumPy arrays (SciPy converted), or
+Python/NumPy scalars.  The Markdown table goes into docs/interop.md between
+``<!-- scipy-table:start -->`` and ``<!-- scipy-table:end -->``; ``--check``
+only says whether the file is current.  It lives in tools/ beside stubgen.py
+because, like it, it generates a checked-in file from the code (it times
+nothing, so it is not a benchmark).
 """
 
 from __future__ import annotations
@@ -161,7 +163,12 @@ def _child():
 
 
 def measure():
-    """The table's rows: one dict per call (module, call, status, detail, kinds, torch)."""
+    """The table's rows: one dict per call.
+
+    Keys: module, call, status ("works", "fails", "NumPy fails"), detail (the
+    failure), kinds (what came back); "cpu:1", "cpu:1 current" and "float32"
+    (each a dict of status, detail, kinds); torch (what torch tensors got).
+    """
     env = {key: value for key, value in os.environ.items() if key != "ASNUMPY_DEVICE"}
     env["SCIPY_ARRAY_API"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(
