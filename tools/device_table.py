@@ -78,7 +78,7 @@ def _candidates(ap, device):
     x = ap.asarray([[0.5, 0.25, 0.75], [0.125, 0.625, 0.375]], device=device)
     v = ap.asarray([0.5, 0.25, 0.75, 0.125], device=device)
     i = ap.asarray([[6, 4, 3], [2, 9, 8]], device=device)
-    iv = ap.asarray([1, 3, 2, 0], device=device)
+    iv = ap.asarray([1, 3, 2, 2], device=device)
     sq = ap.asarray([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]], device=device)
     c = ap.asarray([0.5 + 1j, 0.25 - 2j, 1.5 + 0.5j], device=device)
     b = ap.asarray([True, False, True], device=device)
@@ -193,11 +193,13 @@ def _probe(ap, name, function, device, recorder, cuda: bool):
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
                 with ap.errstate(all="ignore"), ap.Device(device):
-                    function(*args)
+                    result = function(*args)
         except Exception:  # noqa: BLE001 (a probe that does not fit; the next one may)
             continue
         finally:
             recorder.active = False
+        if getattr(result, "size", None) == 0:
+            continue                   # an empty result says nothing about the kernels
         if cuda:
             if recorder.fallback or recorder.host_copies:
                 return "host fallback"
