@@ -58,6 +58,11 @@ def test_every_public_name_is_in_the_reference():
             and name != "array_api"] == []
 
 
+def test_every_documented_name_has_a_docstring():
+    # an entry of the reference is its object's docstring: none may be empty
+    assert _tool("api_reference").without_docstring() == []
+
+
 def test_an_unplaced_name_is_an_error(monkeypatch):
     # a public name from a module no topic claims (here: this test module) stops the generator
     tool = _tool("api_reference")

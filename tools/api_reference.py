@@ -252,6 +252,24 @@ def documented_names() -> set[str]:
     return names
 
 
+def without_docstring() -> list[str]:
+    """The names the pages render from a docstring (``.. auto*``) that have none."""
+    missing = []
+    for text in generate().values():
+        for line in text.splitlines():
+            if not line.startswith(".. auto"):
+                continue
+            owner, _, attr = line.split(":: ", 1)[1].strip().rpartition(".")
+            try:
+                value = getattr(importlib.import_module(owner), attr)
+            except ImportError:                         # a member: asnumpy.ndarray.shape
+                module, _, cls = owner.rpartition(".")
+                value = getattr(getattr(importlib.import_module(module), cls), attr)
+            if not (inspect.getdoc(value) or "").strip():
+                missing.append(f"{owner}.{attr}")
+    return missing
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a page is stale")

@@ -253,6 +253,7 @@ class ndarray:
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The length of each axis; assigning one reshapes in place when no copy is needed."""
         return self._shape
 
     @shape.setter
@@ -280,10 +281,12 @@ class ndarray:
 
     @property
     def dtype(self) -> np.dtype:
+        """The NumPy data type of the elements."""
         return self._dtype
 
     @property
     def strides(self) -> tuple[int, ...]:
+        """The bytes to step along each axis in the device buffer."""
         return self._strides
 
     @strides.setter
@@ -314,22 +317,27 @@ class ndarray:
 
     @property
     def ndim(self) -> int:
+        """The number of axes."""
         return len(self._shape)
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         return _layout.size_of(self._shape)
 
     @property
     def itemsize(self) -> int:
+        """The bytes of one element."""
         return self._dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """The bytes of the elements (``size * itemsize``)."""
         return self.size * self._dtype.itemsize
 
     @property
     def device(self) -> Device:
+        """The :class:`asnumpy.Device` whose memory holds the array."""
         return self._device
 
     @property
@@ -338,18 +346,22 @@ class ndarray:
 
     @property
     def flags(self) -> Flags:
+        """The memory layout flags (contiguity, writeable, ...), as NumPy's."""
         return Flags(self)
 
     @property
     def base(self):
+        """The array whose memory this view shares, or None for an owner."""
         return self._base
 
     @property
     def T(self) -> "ndarray":
+        """The view with the axes reversed (``transpose()``)."""
         return self.transpose()
 
     @property
     def mT(self) -> "ndarray":
+        """The view with the last two axes swapped (a stack of transposed matrices)."""
         if self.ndim < 2:
             raise ValueError("matrix transpose with ndim < 2 is undefined")
         return self.swapaxes(-1, -2)
@@ -378,6 +390,7 @@ class ndarray:
 
     @property
     def real(self) -> "ndarray":
+        """The real part: a view for complex arrays, the array itself otherwise."""
         if self._dtype.kind != "c":
             return self
         return self._view(self._shape, self._strides, self._offset, _component_dtype(self._dtype))
@@ -388,6 +401,7 @@ class ndarray:
 
     @property
     def imag(self) -> "ndarray":
+        """The imaginary part: a view for complex arrays, read-only zeros otherwise."""
         if self._dtype.kind != "c":
             zeros = empty(self._shape, self._dtype, self._device)
             launch("fill", zeros, np.zeros((), self._dtype), func="ndarray.imag")
