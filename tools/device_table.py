@@ -129,6 +129,10 @@ class _Recorder:
         self.host_copies = 0
 
 
+class Keywords(dict):
+    """The keyword arguments of a probe's call, as the last item of its argument list."""
+
+
 # argument lists tried first, for functions the generic ones do not suit (name -> lists,
 # from the probe's arrays by name)
 SPECIAL = {
@@ -152,7 +156,7 @@ SPECIAL = {
     "lexsort": lambda a: [((a["v"], a["v"]),)],
     "fromfunction": lambda a: [(lambda i, j: i + j, (2, 3))],
     "frombuffer": lambda a: [(b"\x00" * 16, "float64")],
-    "fromstring": lambda a: [("1 2 3", "float64", -1, " ")],
+    "fromstring": lambda a: [("1 2 3", "float64", Keywords(sep=" "))],
     "save": lambda a: [("probe.npy", a["x"])],
     "load": lambda a: [("probe.npy",)],
     "savetxt": lambda a: [("probe.txt", a["x"])],
@@ -168,7 +172,8 @@ SPECIAL = {
     "busday_count": lambda a: [("2011-01-03", "2011-02-01")],
     "busday_offset": lambda a: [("2011-01-03", 1)], "is_busday": lambda a: [("2011-01-03",)],
     "datetime_data": lambda a: [("M8[D]",)], "typename": lambda a: [("d",)],
-    "frompyfunc": lambda a: [(abs, 1, 1)], "isdtype": lambda a: [("float64", "real floating")],
+    "frompyfunc": lambda a: [(abs, 1, 1)], "isdtype": lambda a: [(a["f8"], "real floating")],
+    "isnat": lambda a: [(a["dates"],)], "datetime_as_string": lambda a: [(a["dates"],)],
     "nested_iters": lambda a: [([a["x"]], [[0], [1]])],
 }
 for _kind in ("poly", "cheb", "leg", "herm", "herme", "lag"):
@@ -178,13 +183,17 @@ for _kind in ("poly", "cheb", "leg", "herm", "herme", "lag"):
 
 def _probe(ap, name, function, device, recorder, cuda: bool):
     """The state of ``function`` on ``device``, from the first argument list it accepts."""
+    import numpy as np
+
     candidates = _candidates(ap, device)           # made before recording starts
     if name in SPECIAL:
         x = candidates[0][0]
         arrays = {"x": x, "v": candidates[4][0], "i": candidates[2][0],
                   "iv": candidates[10][0], "sq": candidates[6][0], "sum": ap.sum,
                   "sin": ap.sin, "triu": ap.triu,
-                  "u8": ap.asarray([3, 200, 17], dtype="uint8", device=device)}
+                  "u8": ap.asarray([3, 200, 17], dtype="uint8", device=device),
+                  "f8": ap.float64,                 # NumPy's datetimes: host data, as in NumPy
+                  "dates": np.array(["NaT", "2011-01-03"], "M8[D]")}
         candidates = SPECIAL[name](arrays) + candidates
     for args in candidates:
         recorder.reset()
@@ -193,7 +202,8 @@ def _probe(ap, name, function, device, recorder, cuda: bool):
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
                 with ap.errstate(all="ignore"), ap.Device(device):
-                    result = function(*args)
+                    keywords = args[-1] if args and type(args[-1]) is Keywords else {}
+                    result = function(*args[:len(args) - bool(keywords)], **keywords)
         except Exception:  # noqa: BLE001 (a probe that does not fit; the next one may)
             continue
         finally:
@@ -290,6 +300,11 @@ arrays and recording the kernels the back end was asked for) and checked by
 - **not available**: the device kind has no back end in this build (npu).
 - **not probed**: none of the probe's argument lists suits the function; its
   state is not claimed.
+
+A state is that of the probe's call (small float64 arrays, mostly): another
+dtype or layout may take another path -- on cuda, ml_dtypes' bfloat16 and
+float8 types and calls whose output overlaps an input run through the host
+fallback even where a kernel is generated (``backends/cuda/kernels.py``).
 """
 
 
