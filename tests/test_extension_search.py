@@ -91,12 +91,12 @@ def _broadcastable(*shapes):
 def _reduction(draw, code, shape, back=False):
     """(code, shape) of a reduction of ``code``: any axes (negative, out of order), keepdims.
 
-    ``back``: to be broadcast back against its operand; half of these reduce the last axis
+    ``back``: to be broadcast back against its operand; most of these reduce the last axis
     without keepdims, so that the kept axes come back shifted, along other axes.
     """
     ndim = len(shape)
     name = draw(st.sampled_from(_FUSE_REDUCTIONS))
-    if back and ndim and draw(st.booleans()):
+    if back and ndim and draw(st.integers(0, 3)):
         return f"xp.{name}({code}, axis=-1)", shape[:-1]
     kind = draw(st.sampled_from(["all", "one", "one", "several", "none"] if ndim
                                 else ["all", "none"]))
@@ -121,7 +121,7 @@ def _reduction(draw, code, shape, back=False):
 
 
 @st.composite
-def _fused_expression(draw, leaves, depth):
+def _fused_expression(draw, leaves, depth, computed=False):
     """(code, shape) of a random expression over ``leaves`` ({name: shape}) NumPy accepts.
 
     Besides nested ufuncs and reductions, ``back`` draws a reduction broadcast
@@ -129,15 +129,15 @@ def _fused_expression(draw, leaves, depth):
     an argument, or a value of another rank (along other axes).
     """
     kinds = ["leaf"] if depth == 0 else ["leaf", "unary", "binary", "reduce", "back", "back"]
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(st.sampled_from(kinds[1:] if computed else kinds))
     if kind == "leaf":
         name = draw(st.sampled_from(sorted(leaves) + ["2"]))
         return name, leaves.get(name, ())
     # what a function, a reduction or the first operand works on is computed from an argument
     # (asnumpy computes a function of constants alone on the default device, as it should)
-    argument = st.sampled_from(sorted(leaves.items()))
-    operand = _fused_expression(leaves, depth - 1).filter(lambda e: re.search(r"\b[ab]\b", e[0]))
-    operand = operand | argument
+    operand = _fused_expression(leaves, depth - 1).flatmap(
+        lambda e: st.just(e) if re.search(r"\b[ab]\b", e[0])
+        else st.sampled_from(sorted(leaves.items())))
     if kind == "unary":
         code, shape = draw(operand)
         return f"xp.{draw(st.sampled_from(_FUSE_UNARY))}({code})", shape
@@ -146,10 +146,11 @@ def _fused_expression(draw, leaves, depth):
     left = draw(operand)
     if kind == "binary":
         right = draw(_fused_expression(leaves, depth - 1))
+    elif draw(st.booleans()):                 # against its operand, shifted by one axis
+        left, right = draw(_reduction(*left, back=True)), left
     else:
-        reduced = draw(_reduction(*left, back=True))
-        others = [left, left] + [(name, shape) for name, shape in sorted(leaves.items())]
-        left, right = reduced, draw(st.sampled_from(others))
+        others = [left] + [(name, shape) for name, shape in sorted(leaves.items())]
+        left, right = draw(_reduction(*left)), draw(st.sampled_from(others))
     if _broadcastable(left[1], right[1]) is None:
         right = ("3", ())
     if draw(st.booleans()):
@@ -161,13 +162,16 @@ def _fused_expression(draw, leaves, depth):
 @st.composite
 def fused_functions(draw):
     """(source of ``f(xp, a, b)``, host arguments, layouts) of a random function."""
-    # extents 1 and 3 mostly, so that a reduced value broadcasts back along other axes than
-    # its own (sum(a, axis=-1) + a for a of shape (3, 1) is a (3, 3) outer sum)
-    side = st.sampled_from([1, 1, 3, 3, 2])
-    shapes = draw(st.lists(st.lists(side, max_size=3).map(tuple), min_size=2, max_size=2))
+    # extents 1 and 3 mostly, and shapes such as (3, 1), so that a reduced value broadcasts
+    # back along other axes than its own (sum(a, axis=-1) + a for a of shape (3, 1) is a
+    # (3, 3) outer sum)
+    side = st.sampled_from([1, 1, 1, 3, 3, 2])
+    shapes = [draw(st.sampled_from([(3, 1), (1, 3, 1), (3, 1, 1), (2, 3, 1)])) if draw(
+        st.booleans()) else tuple(draw(side) for _ in range(draw(st.sampled_from([0, 1, 2, 3]))))
+        for _ in "ab"]
     leaves = dict(zip("ab", shapes))
-    computed = _fused_expression(leaves, 3).filter(lambda e: "xp." in e[0])
-    bodies = [draw(computed)[0] for _ in range(1 + (draw(st.integers(0, 3)) == 0))]
+    bodies = [draw(_fused_expression(leaves, 3, computed=True))[0]
+              for _ in range(1 + (draw(st.integers(0, 3)) == 0))]
     dtype = draw(st.sampled_from(_FUSE_DTYPES))
     hosts = [draw(hnp.arrays(dtype, shape, elements=st.integers(-3, 3).map(
         lambda v, dtype=dtype: np.array(v).astype(dtype)[()]))) for shape in shapes]
