@@ -344,6 +344,18 @@ def test_other_functions_fall_back_naming_the_line():
     np.testing.assert_array_equal(ap.asnumpy(got), np.cumsum(ap.asnumpy(a)) * 2)
 
 
+def test_a_fallback_stopping_in_numpys_code_names_the_users_line():
+    @fuse
+    def f(a):
+        return ap.argmax(a, axis=-1) + a
+
+    a = _random((3, 1), "int32", 1)
+    with pytest.warns(FusionFallbackWarning, match=r"at `return ap\.argmax\(a, axis=-1\) \+ a`"):
+        got = f(a)
+    host = ap.asnumpy(a)
+    np.testing.assert_array_equal(ap.asnumpy(got), np.argmax(host, axis=-1) + host)
+
+
 def test_shape_patterns_one_kernel_cannot_run_fuse_as_a_few():
     @fuse
     def f(a, b):

@@ -49,6 +49,7 @@ from ..._errors import user_stacklevel
 __all__ = ["Fusion", "FusionFallbackWarning", "fuse"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_NUMPY = os.path.dirname(os.path.abspath(np.__file__))
 _WEAK = (bool, int, float, complex)
 _CACHE_SIZE = 256
 
@@ -208,11 +209,16 @@ class _Unfused:
 
 
 def _user_line(traceback):
-    """The source line, outside asnumpy, where tracing stopped (None if unknown)."""
+    """The source line, outside asnumpy and NumPy, where tracing stopped (None if unknown).
+
+    NumPy's own frames are skipped: ``ap.argmax(x)`` on a traced value stops
+    in NumPy's code, called from the user's line.
+    """
     found = None
     while traceback is not None:
         code = traceback.tb_frame.f_code
-        if not os.path.abspath(code.co_filename).startswith(_PACKAGE + os.sep):
+        filename = os.path.abspath(code.co_filename)
+        if not filename.startswith((_PACKAGE + os.sep, _NUMPY + os.sep)):
             line = linecache.getline(code.co_filename, traceback.tb_lineno).strip()
             found = line or found
         traceback = traceback.tb_next
