@@ -559,3 +559,22 @@ _TOO_DEEP = (1,) * 65
 ])
 def test_item20_no_array_has_more_than_64_dimensions(call):
     testing.numpy_asnumpy_array_equal(accept_error=(ValueError, IndexError))(call)()
+
+
+# -- comparisons of Python scalars only (NumPy's object loop) ---------------------------------
+
+_SCALARS = st.one_of(st.integers(-2**63, 2**63 - 1), st.floats(allow_nan=True), st.booleans(),
+                     st.complex_numbers(max_magnitude=1e6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]),
+       _SCALARS, _SCALARS)
+def test_comparisons_of_python_scalars_only_are_numpys(name, x, y):
+    # greater(2, 2) raised "the loop's dtype object is not supported": NumPy resolves two
+    # Python ints to its object loop; as arrays of their own dtypes they compare alike
+    @same_as_numpy()
+    def check(xp):
+        return getattr(xp, name)(x, y)
+
+    check()

@@ -46,6 +46,7 @@ _CORE_AXES_KEYWORDS = frozenset(("axes", "axis", "keepdims"))
 # Python scalars are weak (NEP 50): they take the array's type where they fit.
 _WEAK_SCALARS = (int, float, complex)
 _BOOL = np.dtype(bool)
+_OBJECT = np.dtype(object)
 _INT64 = np.dtype(np.int64)
 _SUPPORTED = frozenset(SUPPORTED_DTYPES)
 _PLAN_CACHE_SIZE = 256          # per ufunc; the cache is emptied when full
@@ -198,6 +199,11 @@ class ufunc:
         if int in map(type, inputs) and any(d is not None for d in out_dtypes):
             _convert_ints(numpy_ufunc, inputs, dtypes, nout, resolve_options)
         loop = numpy_ufunc.resolve_dtypes(dtypes + out_dtypes, **resolve_options)
+        if _OBJECT in loop and all(isinstance(d, type) for d in dtypes):
+            # a comparison of Python scalars only: NumPy's object loop compares them as
+            # Python does; as arrays of their own dtypes they compare alike (greater(2, 2))
+            dtypes = tuple(np.asarray(x).dtype for x in inputs)
+            loop = numpy_ufunc.resolve_dtypes(dtypes + out_dtypes, **resolve_options)
         # dtype=object, 'U', longdouble, ... (ml_dtypes' floats pass is_supported)
         if not _SUPPORTED.issuperset(loop) and not all(map(is_supported, loop)):
             unsupported = next(d for d in loop if not is_supported(d))
