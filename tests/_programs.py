@@ -763,7 +763,7 @@ def programs(draw, min_steps=3, max_steps=10):
         operands = [registers[a.index] for a in step.args if isinstance(a, Reg)]
         if known_mismatch(step, operands, step_device):
             continue
-        if step.mix and quietly(call, np, step, [r.copy() for r in registers])[1]:
+        if step.mix and quietly(call, np, step, [_scratch(r) for r in registers])[1]:
             step.mix = None   # an invalid call may raise its own error first: no mixing
         if step.mix:          # only asnumpy runs it (and must raise)
             steps.append((step, step_device, "raises ValueError"))
@@ -778,6 +778,13 @@ def programs(draw, min_steps=3, max_steps=10):
         registers.extend(new)
         devices.extend([step_device] * len(new))
     return ProgramRun(steps)
+
+
+def _scratch(register):
+    """A copy to try a step on, read-only where the register is (a write into it raises)."""
+    copy = register.copy()
+    copy.flags.writeable = register.flags.writeable
+    return copy
 
 
 def _draw_step(draw, registers, devices, device):

@@ -41,6 +41,8 @@ _NOT_COMBINING = {
     "shape", "ndim", "size", "min_scalar_type", "is_busday",
     # the opt-in to implicit host copies: a context manager
     "allow_host_copies",
+    # the module of the arguments (asnumpy or numpy), whatever their devices
+    "get_array_module",
 }
 
 

@@ -386,7 +386,9 @@ def test_a_missing_library_names_the_extra(module):
 
 def test_import_optional(monkeypatch):
     assert import_optional("math", "x") is math
+    # absent even when an earlier test imported it (jax.numpy is then in sys.modules)
     monkeypatch.setitem(sys.modules, "jax", None)
+    monkeypatch.setitem(sys.modules, "jax.numpy", None)
     with pytest.raises(ModuleNotFoundError) as info:
         import_optional("jax.numpy", "asnumpy.feature")
     assert info.value.name == "jax"
