@@ -814,6 +814,8 @@ def _draw_step(draw, registers, devices, device):
         operands, numpy_operands = _fitting_target(draw, name, registers, operands)
     if name in KERNEL_STEPS and any(r.dtype not in KERNEL_DTYPES for r in numpy_operands):
         return None
+    if (name in WRITTEN or name in WRITING_OPS) and len({devices[i] for i in operands}) > 1:
+        return None     # moving a register to the step's device would write a copy of it
     extra, kwargs = drawer(draw, *numpy_operands)
     if name.endswith("+scalar"):
         kwargs = {"scalar_kind": draw(st.sampled_from(["python", "numpy"])),

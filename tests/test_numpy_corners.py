@@ -578,3 +578,17 @@ def test_comparisons_of_python_scalars_only_are_numpys(name, x, y):
         return getattr(xp, name)(x, y)
 
     check()
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("shape, dtype", [((2,), "float32"), ((3,), "uint64"), ((3,), "float32"),
+                                          ((3,), "int32"), ((2,), "int64")])
+def test_arg_reductions_check_out_as_numpy_does(name, shape, dtype):
+    # the shape, then the cast into out's dtype, then writeability (read-only came first)
+    @testing.numpy_asnumpy_array_equal(accept_error=True)
+    def check(xp):
+        out = xp.zeros(shape, dtype)
+        out.flags.writeable = False
+        return getattr(xp, name)(xp.arange(6.0).reshape(2, 3), axis=0, out=out)
+
+    check()

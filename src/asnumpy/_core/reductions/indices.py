@@ -52,10 +52,12 @@ def _arg_reduce(name, a, axis=None, out=None, keepdims=NoValue):
         if out.shape != shape:
             raise ValueError(f"output array does not match result of np.{name} (shape "
                              f"{shape_text(out.shape)}, expected {shape_text(shape)}).")
-        if not out.flags.writeable:
-            raise ValueError("output array is read-only")
+        # NumPy's order: the shape, then the cast into out's dtype (the probe), then
+        # writeability
         getattr(np, name)(probe, axis=axis, keepdims=keepdims,
                           out=np.empty(np.shape(probe_result), out.dtype))
+        if not out.flags.writeable:
+            raise ValueError(f"asnumpy.{name}: output array is read-only")
     launch("numpy_function", (out,), name, (a,), {"axis": axis, "keepdims": keepdims},
            func=name)
     return out
