@@ -506,13 +506,30 @@ _writing("kernel:sum", 1, _kernel_sum_args)
 KERNEL_STEPS = frozenset(["kernel:add", "kernel:sum"] + [f"fuse:{n}" for n in FUSE_TEMPLATES])
 
 
+def _numpy_floor_divide_into(target, *operands):
+    """NumPy's ``floor_divide(*operands, out=target)`` with the standard's special values
+    (the documented deviation): NumPy's errors and casting rules, tried on a scratch copy,
+    then the standard's results assigned."""
+    np.floor_divide(*operands, out=_scratch(target))
+    target[...] = NUMPY_VERSIONS["floor_divide"](*operands)
+    return target
+
+
+def _in_place(xp, name, target, operand):
+    """``target <op>= operand``; NumPy's ``//=`` gives the standard's special values."""
+    if xp is np and name == "ifloordiv":
+        _numpy_floor_divide_into(target, target, operand)
+    else:
+        INPLACE_OPERATORS[name](target, operand)
+
+
 def call_writing(xp, op, args, kwargs, device):
     """Run one of the operations above (``op`` in WRITING_OPS) with library ``xp``."""
     if isinstance(kwargs.get("out"), FreshOut):
         kwargs = dict(kwargs, out=kwargs["out"].make(xp, device))
     base = op.split("+")[0]
     if base in INPLACE_OPERATORS:
-        INPLACE_OPERATORS[base](args[0], args[1])
+        _in_place(xp, base, args[0], args[1])
         return None
     if op == "readonly":
         args[0].flags.writeable = False
@@ -520,6 +537,8 @@ def call_writing(xp, op, args, kwargs, device):
     if op.endswith("+out"):
         if base in OUT_REDUCTIONS:
             return getattr(xp, base)(args[0], **kwargs)
+        if xp is np and base == "floor_divide":
+            return _numpy_floor_divide_into(args[-1], *args[:-1])
         return getattr(xp, base)(*args[:-1], out=args[-1])
     if op.startswith("fuse:"):
         template = op[len("fuse:"):]
@@ -710,7 +729,7 @@ def call(xp, step, registers, device=None):
             scalar = np.asarray(scalar).astype(kwargs.pop("scalar_dtype"))[()]
         name = op[:-len("+scalar")]
         if name in INPLACE_OPERATORS:
-            INPLACE_OPERATORS[name](args[0], scalar)
+            _in_place(xp, name, args[0], scalar)
             return None
         return _function(xp, name)(args[0], scalar)
     if op in CREATION_NAMES and xp is ap:
