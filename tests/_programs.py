@@ -462,10 +462,10 @@ def _numpy_add_kernel(x, y, z):
 
 
 def _numpy_sum_kernel(x, axis=None, out=None):
+    if out is not None and out.dtype != x.dtype:      # types bind first, then the axis
+        raise TypeError(f"type is mismatched: {x.dtype}, {out.dtype}")
     if x.ndim == 0 and axis is not None:     # NumPy's reductions take axis 0 of a 0-d array
         raise np.exceptions.AxisError(axis, 0)
-    if out is not None and out.dtype != x.dtype:
-        raise TypeError(f"type is mismatched: {x.dtype}, {out.dtype}")
     return np.add.reduce(x, axis=axis, dtype=x.dtype, out=out)
 
 
@@ -1043,8 +1043,12 @@ def _run_step(step, device, numpys, asnumpys, where):
     if step.op in WRITTEN:
         target = step.args[WRITTEN[step.op]].index
         compare(numpys[target], asnumpys[target], f"{where} target")
-    numpys.extend(np.asanyarray(v) for v in results_of(numpy_result))
-    asnumpys.extend(results_of(asnumpy_result))
+    made = results_of(numpy_result)
+    numpys.extend(np.asanyarray(v) for v in made)
+    # where NumPy returns a scalar (a copy) asnumpy returns a 0-d view, as CuPy does (the
+    # documented design): the register holds a copy, so later writes do not tell them apart
+    asnumpys.extend(a.copy() if isinstance(n, np.generic) else a
+                    for n, a in zip(made, results_of(asnumpy_result)))
 
 
 def _outcome(result, error):

@@ -49,6 +49,8 @@ IDIOMS = {
     "builtin sum": "sum(a)",
     "in": "0.5 in a",
     "0-d += 1": "x = a[0]\nx += 1\nresult = x",
+    "0-d += 1 leaves the array": "x = a[0]\nx += 1\nresult = a",
+    "an element is a snapshot": "x = a[0]\na[0] = 9.0\nresult = x",
     "savetxt": "buf = io.StringIO()\nxp.savetxt(buf, m, fmt='%.3f')\nresult = buf.getvalue()",
     "save/load": "buf = io.BytesIO()\nxp.save(buf, m)\nbuf.seek(0)\nresult = xp.load(buf)",
     "item()": "a[2:3].item()",
@@ -167,6 +169,11 @@ KNOWN_DIFFERENCES = {
     "set of elements": "0-d arrays are unhashable: set(i.tolist())",
     "is_integer": "a float method of numpy.float64: float(a[2]).is_integer()",
     "repr of element": "repr of a 0-d array is array(0.25), of NumPy's scalar np.float64(0.25)",
+    # CuPy's rule: an element taken by integer indexing is a 0-d view of the array
+    "0-d += 1 leaves the array": "a[0] is a 0-d view (CuPy's rule): x += 1 writes a[0]; "
+                                 "take x = a[0].copy() or a[0].item()",
+    "an element is a snapshot": "a[0] is a 0-d view (CuPy's rule): it sees later writes "
+                                "to a; a[0].copy() or a[0].item() is a snapshot",
 }
 
 
