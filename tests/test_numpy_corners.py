@@ -592,3 +592,15 @@ def test_arg_reductions_check_out_as_numpy_does(name, shape, dtype):
         return getattr(xp, name)(xp.arange(6.0).reshape(2, 3), axis=0, out=out)
 
     check()
+
+
+@pytest.mark.parametrize("shape, axis", [((4,), None), ((2, 3), ()), ((), None), ((1, 3), None)])
+def test_squeeze_with_nothing_to_remove_is_the_array_itself(shape, axis):
+    # NumPy returns the array itself (so a later flags.writeable = False reaches the
+    # result too); asnumpy returned a view. Found by the program fuzzer.
+    host = numpy.zeros(shape)
+    itself = numpy.squeeze(host, axis=axis) is host
+    assert itself == (1 not in shape)
+    a = asnumpy.zeros(shape)
+    assert (asnumpy.squeeze(a, axis=axis) is a) == itself
+    assert (a.squeeze(axis=axis) is a) == itself

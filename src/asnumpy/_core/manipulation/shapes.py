@@ -359,7 +359,7 @@ def squeeze(a, axis=None):
     Returns
     -------
     ndarray
-        A view of ``a``.
+        A view of ``a``; ``a`` itself when there is no axis to remove (as NumPy).
     """
     a = as_array(a, "squeeze")
     if axis is None:
@@ -374,6 +374,8 @@ def squeeze(a, axis=None):
         if any(a._shape[i] != 1 for i in axes):
             raise ValueError("asnumpy.squeeze: cannot select an axis to squeeze out which has "
                              "size not equal to one")
+    if not axes:
+        return a            # nothing to squeeze: NumPy returns the array itself, not a view
     keep = [i for i in range(a.ndim) if i not in axes]
     return a._view(tuple(a._shape[i] for i in keep), tuple(a._strides[i] for i in keep),
                    a._offset)
