@@ -4,6 +4,7 @@ refused with ValueError before anything runs, by every kernel kind on cpu and on
 (the emulated driver without a GPU); inputs sharing memory with an output are read as
 NumPy's ufuncs read them (copied first unless walked element for element alike)."""
 
+import os
 import pickle
 import subprocess
 import sys
@@ -276,8 +277,11 @@ def test_read_only_memory_is_refused_without_a_crash(tmp_path):
         copy((1,), (8,), (over_bytes, y, np.int32(8)))
         print("ok")
     """)
+    # host memory that cannot be written: the cpu device's (the memmap, the bytes and the
+    # kernels' other operands all on it, whatever the suite's default device)
+    environment = dict(os.environ, ASNUMPY_DEVICE="cpu:0")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, env=environment)
     assert done.returncode == 0 and done.stdout.strip() == "ok", (done.returncode,
                                                                    done.stderr[-2000:])
 

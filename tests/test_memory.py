@@ -239,6 +239,7 @@ def test_an_allocation_failure_keeps_no_frames(pool):
     # holds the failing call's frames and so their arrays: the pool must keep
     # neither it nor a reference cycle through it, so that the arrays go as soon
     # as the caller is done with the error (without waiting for gc.collect()).
+    gc.collect()                # earlier tests' cyclic garbage must not move the baseline
     base = pool.used_bytes()
     gc.disable()
     try:

@@ -91,7 +91,13 @@ def reduce_ex(self, protocol):
         return self.__reduce__()
     host = host_view(self)
     order = "C" if host.flags.c_contiguous else "F"
-    return rebuild_from_buffer, (pickle.PickleBuffer(host_bytes(host)), self.shape, self.dtype,
+    data = host_bytes(host)
+    if not self.flags.writeable and data.flags.writeable:
+        # a device's host copy is writeable: offer its bytes read-only, as NumPy offers a
+        # read-only array's (in-band they then travel as bytes and unpickle read-only)
+        data = data.view()
+        data.flags.writeable = False
+    return rebuild_from_buffer, (pickle.PickleBuffer(data), self.shape, self.dtype,
                                  order, self._device.name)
 
 
@@ -112,7 +118,10 @@ def array_over_bytes(buffer, shape, dtype, order, device, writeable=None) -> nda
     host = np.frombuffer(buffer, dtype=dtype).reshape(shape, order=order)
     adopt = (device.backend.can_alias_host and host.flags.aligned
              and (host.flags.writeable or not writeable))
-    return asarray(host, device=device, copy=not adopt)
+    array = asarray(host, device=device, copy=not adopt)
+    if writeable is None and not host.flags.writeable:
+        array.flags.writeable = False       # a copy too, so every device unpickles alike
+    return array
 
 
 ndarray.__reduce_ex__ = reduce_ex
