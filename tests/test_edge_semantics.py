@@ -14,6 +14,7 @@ from numpy.exceptions import AxisError
 
 import asnumpy
 from asnumpy import testing
+from _signed_zeros import with_signs
 
 ZEROS_AND_FRIENDS = [-0.0, 0.0, 1.0, -1.0, numpy.nan, 0.5, -2.0, numpy.inf]
 FLOATS = [numpy.float16, numpy.float32, numpy.float64]
@@ -23,20 +24,6 @@ ALL = [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16, numpy.int64, numpy.uin
 
 def same_as_numpy(**kwargs):
     return testing.numpy_asnumpy_array_equal(device_check=True, **kwargs)
-
-
-def _signs(xp, part):
-    """Sign bits, except of NaNs (their sign is no part of NumPy's contract)."""
-    return xp.logical_and(xp.signbit(part), xp.logical_not(xp.isnan(part)))
-
-
-def with_signs(xp, result):
-    """The result and the sign bits of its zeros (real and imaginary parts)."""
-    if result.dtype.kind == "c":
-        return result, _signs(xp, result.real), _signs(xp, result.imag)
-    if result.dtype.kind == "f":
-        return result, _signs(xp, result)
-    return (result,)
 
 
 # -- clip ----------------------------------------------------------------------

@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import asnumpy
 from asnumpy import testing
+from _signed_zeros import with_signs
 
 
 def same_as_numpy(**kwargs):
@@ -199,20 +200,6 @@ def test_item17_mgrid_ogrid_with_array_bounds(xp):
 
 # -- item 21: clip with complex NaN bounds, signed zeros of one-term products, complex dot ------
 
-def _signs(xp, part):
-    """Sign bits, except of NaNs (their sign is no part of NumPy's contract)."""
-    return xp.logical_and(xp.signbit(part), xp.logical_not(xp.isnan(part)))
-
-
-def _with_signs(xp, result):
-    """The result and the sign bits of its zeros (real and imaginary parts)."""
-    if result.dtype.kind == "c":
-        return result, _signs(xp, result.real), _signs(xp, result.imag)
-    if result.dtype.kind == "f":
-        return result, _signs(xp, result)
-    return (result,)
-
-
 _PARTS = st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.0, numpy.nan, numpy.inf, -numpy.inf])
 _COMPLEX = st.builds(complex, _PARTS, _PARTS)
 
@@ -225,7 +212,7 @@ def test_item21_clip_orders_complex_bounds_as_numpys_loop(values, low, high, arr
         a = xp.asarray(numpy.array(values))
         lo, hi = (xp.asarray(numpy.full(len(values), b)) if array_bounds else b
                   for b in (low, high))
-        return _with_signs(xp, xp.clip(a, lo, hi))
+        return with_signs(xp, xp.clip(a, lo, hi))
 
     check()
 
@@ -255,7 +242,7 @@ def test_item21_dot_and_inner_of_small_operands_as_numpys_blas_path(shapes, dtyp
             results = [xp.dot(x, y), xp.tensordot(x, y, 1)]
             if x.ndim <= 2 and y.ndim <= 2:
                 results.append(xp.inner(x, xp.asarray(numpy.ascontiguousarray(b.T))))
-            return [part for r in results for part in _with_signs(xp, xp.asarray(r))]
+            return [part for r in results for part in with_signs(xp, xp.asarray(r))]
 
     check()
 
