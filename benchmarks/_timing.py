@@ -70,6 +70,17 @@ def alternating_medians(functions, repeats, number=1, setups=None):
     return [statistics.median(record) for record in times]
 
 
+def per_call_us(call, calls, repeats):
+    """Median microseconds per call over ``repeats`` runs of ``calls`` back-to-back calls."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        times.append((time.perf_counter() - start) / calls)
+    return statistics.median(times) * 1e6
+
+
 def calls_per_sample(function, quick=False, limit=100_000):
     """How many back-to-back calls of ``function`` take about 2 ms (0.2 ms when ``quick``)."""
     target_seconds = 2e-4 if quick else 2e-3

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -42,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "tests"))
 os.environ.setdefault("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
 
-from _timing import machine_line
+from _timing import machine_line, per_call_us
 
 import asnumpy as ap
 
@@ -97,17 +96,6 @@ class _PointerLookup:
         if known is None or known[1] is not handle:
             known = self.known[id(handle)] = (self.pointer(handle), handle)
         return known[0]
-
-
-def per_call_us(call, calls, repeats):
-    """Median microseconds per call over ``repeats`` runs of ``calls`` calls."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        times.append((time.perf_counter() - start) / calls)
-    return statistics.median(times) * 1e6
 
 
 def measure(device, plans, calls, repeats):

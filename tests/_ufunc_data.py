@@ -19,6 +19,7 @@ import pytest
 
 from asnumpy import get_device
 from asnumpy._core.ufuncs import UFUNCS
+from asnumpy.ops.ufuncs import OPS
 
 __all__ = [
     "ALL_DTYPES",
@@ -48,20 +49,12 @@ ELEMENTWISE = sorted(name for name, u in UNIQUE.items() if u.signature is None)
 BINARY = sorted(name for name in ELEMENTWISE if UNIQUE[name].nin == 2)
 GUFUNCS = sorted(name for name, u in UNIQUE.items() if u.signature is not None)
 
-# transcendental functions computed by SIMD or libm code whose last bit may
-# depend on alignment: compared to a few ulps, everything else bit for bit
-APPROXIMATE = frozenset((
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
-    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh", "cosh",
-    "tanh", "arcsinh", "arccosh", "arctanh", "power", "float_power", "cbrt", "divide",
-    "reciprocal", "deg2rad", "rad2deg", "degrees", "radians", "matmul", "vecdot", "matvec",
-    "vecmat", "sqrt", "absolute",
-))
+# the op table's tolerance classes: transcendental functions computed by SIMD or
+# libm code whose last bit may depend on alignment are compared to a few ulps,
+# everything else bit for bit
+APPROXIMATE = frozenset(name for name, op in OPS.items() if op.approximate)
 _SPECIAL_FLOATS = (numpy.nan, numpy.inf, -numpy.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5,
                    1e300, -1e300, 1e-300, 65504.0, 1e38, 3.0e-45)
-
-# second operands that must stay in range for a useful comparison
-_SHIFTS = ("left_shift", "right_shift")
 
 
 def tolerance(name):
@@ -129,15 +122,9 @@ def operand(shape, dtype, kind="any"):
 
 def operands(name, dtypes, shapes):
     """Host inputs for ufunc ``name``: one per dtype/shape, within the domain it needs."""
-    result = []
-    for index, (dtype, shape) in enumerate(zip(dtypes, shapes)):
-        kind = "any"
-        if index == 1 and name == "power":
-            kind = "exponent"
-        elif index == 1 and name in _SHIFTS or name == "ldexp" and index == 1:
-            kind = "shift"
-        result.append(operand(shape, dtype, kind))
-    return result
+    domains = OPS[name].domains        # operands that must stay in range (the op table's)
+    return [operand(shape, dtype, domains.get(index, "any"))
+            for index, (dtype, shape) in enumerate(zip(dtypes, shapes))]
 
 
 # For tests of floating-point error reporting, which is the cpu back end's only.

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from _cuda_host import THREADED_SHUFFLES, build, requires_compiler
 
-from asnumpy._core.ufuncs.catalog import UFUNCS
+from asnumpy.ops.ufuncs import UFUNCS
 
 SUPPORTED = set("?bBhHiIlLqQefdFD")
 GUFUNCS = {"matmul", "vecdot", "matvec", "vecmat"}

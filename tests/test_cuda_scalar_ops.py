@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 from _cuda_host import build, requires_compiler
 
-from asnumpy._core.ufuncs.catalog import UFUNCS
+from asnumpy.ops.ufuncs import UFUNCS
 from asnumpy.backends.cpu.math_kernels import STANDARD_VALUES
 from asnumpy.backends.cuda import scalar_ops
 

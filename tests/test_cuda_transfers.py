@@ -362,12 +362,12 @@ def test_fallback_passes_containers_without_arrays_through(cuda):
 
 def test_fallback_gives_an_array_passed_twice_one_mirror(cuda):
     # cpu kernels test ``out is a`` to work in place (sort): identity must survive
-    from asnumpy.backends.cuda.backend import _HostFallback
+    from asnumpy.ops.host_fallback import HostFallback
 
     a = ap.asarray(np.arange(6.0), device=cuda)[::-1]
     seen = []
-    _HostFallback(cuda.backend, lambda out, src, more: seen.append(
-        (out is src, more[0] is out, out.device)), "probe")(a, a, [a])
+    HostFallback(cuda.backend, "probe", lambda out, src, more: seen.append(
+        (out is src, more[0] is out, out.device)))(a, a, [a])
     assert seen == [(True, True, ap.Device("cpu:0"))]
 
 
@@ -473,7 +473,7 @@ def test_without_pinned_memory_copies_go_from_pageable_memory(cuda, monkeypatch)
 
 def test_fallback_never_writes_back_an_input_another_stream_changed(cuda):
     from asnumpy.backends.cpu.kernels import view
-    from asnumpy.backends.cuda.backend import _HostFallback
+    from asnumpy.ops.host_fallback import HostFallback
 
     x = ap.asarray(np.arange(100.0), device=cuda)
     out = ap.empty(100, np.float64, device=cuda)
@@ -485,7 +485,7 @@ def test_fallback_never_writes_back_an_input_another_stream_changed(cuda):
         stream.synchronize()
         np.copyto(view(out_mirror), view(source_mirror) * 2)
 
-    _HostFallback(cuda.backend, kernel, "probe")(out, x)
+    HostFallback(cuda.backend, "probe", kernel)(out, x)
     cuda.synchronize()
     np.testing.assert_array_equal(out.get(), np.arange(100.0) * 2)
     np.testing.assert_array_equal(x.get(), np.full(100, -1.0))

@@ -19,7 +19,7 @@ from _ufunc_data import ALL_DTYPES, error_name, operand, record_warnings
 
 import asnumpy
 from asnumpy import testing
-from asnumpy._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from asnumpy.ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 
 BINARY = {op: getattr(operator, op if op != "and" and op != "or" else op + "_")
           for op in BINARY_OPERATORS if op != "divmod"}

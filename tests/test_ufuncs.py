@@ -34,7 +34,7 @@ from _standard_values import following_the_standard
 import asnumpy
 from asnumpy import testing
 from asnumpy._core.ufuncs import UFUNCS
-from asnumpy._core.ufuncs.catalog import ALIASES
+from asnumpy.ops.ufuncs import ALIASES
 
 UFUNC_ERROR = numpy._core._exceptions.UFuncTypeError
 

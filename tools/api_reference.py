@@ -201,6 +201,31 @@ def _ndarray_page() -> str:
     return "\n".join(parts)
 
 
+def _op_table() -> list[str]:
+    """The op table (``asnumpy.ops.ufuncs``), one row per ufunc, as a list-table."""
+    from asnumpy.ops.ufuncs import OPS
+
+    rows = [("ufunc", "category", "operator", "aliases", "C forms (cuda)", "cpu weight",
+             "compared")]
+    for name, op in OPS.items():
+        operator = f"``__{op.operator}__``" if op.operator else ""
+        rows.append((f":data:`{name}`", op.category, operator,
+                     ", ".join(f"``{alias}``" for alias in op.aliases),
+                     " ".join(sorted(op.c)) or "host fallback", str(op.weight),
+                     "to a few ulps" if op.approximate else "bit for bit"))
+    lines = [_heading("The op table", "-"),
+             "Every ufunc's entry in ``asnumpy.ops.ufuncs`` (docs/architecture.md, \"Add a "
+             "ufunc\"): its operator, NumPy's other names, the type classes its C forms "
+             "cover (``b`` bool, ``i``/``u`` signed/unsigned integer, ``h`` half, ``f`` float, "
+             "``c`` complex), its cost per element against ``add`` on cpu, and how the tests "
+             "compare its results with NumPy's.\n",
+             ".. list-table::\n   :header-rows: 1\n"]
+    for row in rows:
+        cells = [f"- {cell}".rstrip() for cell in row]
+        lines.append("   * " + "\n     ".join(cells))
+    return ["\n".join(lines) + "\n"]
+
+
 def generate() -> dict[Path, str]:
     """Page path -> its text, for every generated page of the reference."""
     import asnumpy
@@ -221,6 +246,8 @@ def generate() -> dict[Path, str]:
             body = _foreign_table(names, asnumpy)
         else:
             body = [".. currentmodule:: asnumpy\n", *_entries("asnumpy", names, asnumpy, seen)]
+        if page == "ufuncs":
+            body.extend(_op_table())
         pages[page] = [_heading(title), *body]
     for module_name, page in SUBMODULES.items():
         module = importlib.import_module(module_name)

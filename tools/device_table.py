@@ -13,9 +13,9 @@ asnumpy counterpart is the same name in the paired namespace
 The states come from running the code, not from a list: each function is called
 once on small arrays (the first argument list of ``CANDIDATES`` it accepts) on
 each device, and the kernels the call looks up are recorded at the back end's
-seam (``backend.kernel``; on cuda also ``backend.host_fallback``, the path that
-runs the cpu kernel on host copies, and copies of more than one element to the
-host, which compute there):
+seam (its kernel table ``backend.kernels`` and its prepared ufunc launches; on
+cuda also the table's host fallbacks, the path that runs the cpu kernel on host
+copies, and copies of more than one element to the host, which compute there):
 
 - cpu: ``cpu kernel`` when the call launched a kernel of the cpu back end (NumPy's
   loops or its own kernels), ``no kernel`` when it launched none (views, metadata,
@@ -23,7 +23,7 @@ host, which compute there):
 - cuda, probed on ``tests/_cuda_emulator.py``'s driver (the real back end above a
   host emulation of the driver; nothing is compiled unless a result is read):
   ``cuda kernel`` when every kernel was the back end's own (generated from the op
-  catalog: ufuncs, reductions, argmax/argmin, copies and fills), ``host fallback``
+  table: ufuncs, reductions, argmax/argmin, copies and fills), ``host fallback``
   when any ran through the host fallback or the data went to the host, ``no kernel``
   when nothing was launched;
 - npu: ``not available`` while ``runtime.backend_loader`` has no npu back end.
@@ -90,31 +90,57 @@ def _candidates(ap, device):
     ]
 
 
+class _RecordingTable(dict):
+    """A back end's kernel table (``asnumpy.ops.backend.KernelTable``) whose kernels and
+    host fallbacks count each run."""
+
+    def __init__(self, recorder, table):
+        from asnumpy.ops.host_fallback import HostFallback
+
+        super().__init__({name: recorder._counting(kernel, name, recorder.native)
+                          for name, kernel in table.items()
+                          if not isinstance(kernel, HostFallback)})
+        self.recorder, self.table = recorder, table
+
+    def __missing__(self, name):
+        kernel = self[name] = self.fallback(name)     # KeyError: neither
+        return kernel
+
+    def fallback(self, name):
+        recorder = self.recorder
+        if self.table.backend.can_alias_host:
+            raise KeyError(name)
+        return recorder._counting(self.table.fallback(name), name, recorder.fallback)
+
+
 class _Recorder:
     """Records, at a back end's seam, which kernels each probed call used."""
 
-    def __init__(self, backend, cuda: bool):
+    def __init__(self, backend):
         self.native = Counter()
         self.fallback = Counter()
         self.host_copies = 0
         self.active = False
-        kernel, copy_to_host = backend.kernel, backend.copy_to_host
-
-        # the kernel a lookup returns is wrapped: plans cache it, and each run counts
-        def recording_kernel(name):
-            return self._counting(kernel(name), name, self.native)
+        copy_to_host, prepare_ufunc = backend.copy_to_host, backend.prepare_ufunc
 
         def recording_copy_to_host(host, src):
             if self.active and getattr(host, "size", 0) > 1:
                 self.host_copies += 1
             return copy_to_host(host, src)
 
-        backend.kernel = recording_kernel
+        # the ufunc kernel's prepared launches (Plans hold them): each run counts
+        def recording_prepare(*args):
+            from asnumpy.ops.backend import PreparedUfunc
+
+            prepared = prepare_ufunc(*args)
+            compute = prepared.compute
+            return PreparedUfunc(
+                self._counting(prepared.launch, "ufunc", self.native),
+                None if compute is None else self._counting(compute, "ufunc", self.native))
+
+        backend.kernels = _RecordingTable(self, backend.kernels)
         backend.copy_to_host = recording_copy_to_host
-        if cuda:
-            host_fallback = backend.host_fallback
-            backend.host_fallback = lambda name: self._counting(host_fallback(name), name,
-                                                                self.fallback)
+        backend.prepare_ufunc = recording_prepare
 
     def _counting(self, run, name, counter):
         def counted(*args, **kwargs):
@@ -246,7 +272,7 @@ def states() -> list[tuple[str, str, str, str]]:
     from asnumpy.runtime._state import open_stream_blocks
 
     cpu, cuda = ap.Device("cpu:0"), ap.Device("cuda:0")
-    recorders = {cpu: _Recorder(cpu.backend, cuda=False), cuda: _Recorder(cuda.backend, cuda=True)}
+    recorders = {cpu: _Recorder(cpu.backend), cuda: _Recorder(cuda.backend)}
     npu_built = backend_loader._MODULES["npu"] is not None
     rows = []
     cwd = os.getcwd()

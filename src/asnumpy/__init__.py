@@ -126,19 +126,9 @@ from ._core.creation import (
     indices, fromfunction, copy, ascontiguousarray, asfortranarray, frombuffer, fromiter,
 )
 # -- universal functions and reductions
-from ._core.ufuncs import (  # noqa: A004 (abs, pow shadow builtins as in NumPy)
-    add, subtract, multiply, divide, floor_divide, remainder, fmod, divmod, negative, positive,
-    absolute, fabs, sign, reciprocal, square, sqrt, cbrt, power, float_power, conjugate, exp,
-    exp2, expm1, log, log2, log10, log1p, logaddexp, logaddexp2, sin, cos, tan, arcsin, arccos,
-    arctan, arctan2, hypot, sinh, cosh, tanh, arcsinh, arccosh, arctanh, deg2rad, rad2deg,
-    degrees, radians, rint, floor, ceil, trunc, equal, not_equal, less, less_equal, greater,
-    greater_equal, maximum, minimum, fmax, fmin, logical_and, logical_or, logical_xor,
-    logical_not, bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift,
-    bitwise_count, copysign, nextafter, spacing, frexp, ldexp, modf, signbit, isnan, isinf,
-    isfinite, heaviside, gcd, lcm, matmul, vecdot, matvec, vecmat, abs, acos, acosh, asin,
-    asinh, atan, atan2, atanh, bitwise_invert, bitwise_not, bitwise_left_shift,
-    bitwise_right_shift, conj, true_divide, mod, pow, ufunc, Plan,
-)
+# (every ufunc of the op table, asnumpy.ops.ufuncs, by its NumPy names and aliases)
+from ._core.ufuncs import UFUNCS as _UFUNCS, Plan, ufunc
+globals().update(_UFUNCS)
 # -- reductions and statistics
 __all__ += _LAZY.export("._core.reductions", (
     "sum", "prod", "min", "max", "amin", "amax", "argmin", "argmax", "all", "any", "mean",
@@ -263,22 +253,7 @@ __all__ += [
     "tri", "tril", "triu", "vander", "meshgrid", "indices", "fromfunction", "copy",
     "ascontiguousarray", "asfortranarray", "frombuffer", "fromiter",
 ]
-__all__ += [
-    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "divmod",
-    "negative", "positive", "absolute", "fabs", "sign", "reciprocal", "square", "sqrt", "cbrt",
-    "power", "float_power", "conjugate", "exp", "exp2", "expm1", "log", "log2", "log10",
-    "log1p", "logaddexp", "logaddexp2", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
-    "arctan2", "hypot", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "deg2rad",
-    "rad2deg", "degrees", "radians", "rint", "floor", "ceil", "trunc", "equal", "not_equal",
-    "less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin",
-    "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "invert", "left_shift", "right_shift", "bitwise_count", "copysign",
-    "nextafter", "spacing", "frexp", "ldexp", "modf", "signbit", "isnan", "isinf", "isfinite",
-    "heaviside", "gcd", "lcm", "matmul", "vecdot", "matvec", "vecmat", "abs", "acos", "acosh",
-    "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_not",
-    "bitwise_left_shift", "bitwise_right_shift", "conj", "true_divide", "mod", "pow", "ufunc",
-    "Plan",
-]
+__all__ += [*_UFUNCS, "ufunc", "Plan"]
 __all__ += ["errstate", "geterr", "geterrcall", "seterr", "seterrcall"]
 
 # [names users reach for: constants, index helpers, printing, host helpers, iterators]

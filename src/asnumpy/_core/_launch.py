@@ -1,7 +1,9 @@
 """The seam between front end and back ends: allocate outputs, launch kernels.
 
 Front-end functions decide shapes and dtypes, then call :func:`empty` and
-:func:`launch`.  Launching looks the kernel up in the output's back end and
+:func:`launch`.  Launching looks the kernel up in the output's back end's
+kernel table (:class:`asnumpy.ops.backend.KernelTable`: its own kernels, or
+the host fallback; :func:`asnumpy.ops.backend.missing_kernel` otherwise) and
 queues it on the stream: the current stream of the output's device unless
 one is given.
 """
@@ -12,6 +14,7 @@ import functools
 
 import numpy as np
 
+from ..ops.backend import missing_kernel
 from ..runtime.stream import Stream, get_current_stream
 from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
@@ -98,12 +101,9 @@ def launch_on(device, kernel_name, *args, stream=None, func=None, **kwargs):
     """
     check_same_device(func or kernel_name, device, *args)
     try:
-        kernel = device.backend.kernel(kernel_name)
+        kernel = device.backend.kernels[kernel_name]
     except KeyError:
-        raise RuntimeError(
-            f"asnumpy.{func or kernel_name}: kernel {kernel_name!r} has no "
-            f"{device.kind} implementation"
-        ) from None
+        raise missing_kernel(func or kernel_name, kernel_name, device.kind) from None
     if kwargs:
         kernel = functools.partial(kernel, **kwargs)
     stream = resolve_stream(device, stream, func or kernel_name)

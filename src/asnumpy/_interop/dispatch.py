@@ -36,7 +36,7 @@ import numpy as np
 
 from .._core.ndarray import ndarray
 from .._core.ufuncs import ufunc as asnumpy_ufunc
-from .._core.ufuncs.catalog import kernel_key
+from ..ops.ufuncs import kernel_key
 
 __all__ = ["NAMESPACE_PAIRS", "array_function", "array_ufunc", "foreign_ufunc",
            "implementation_of"]

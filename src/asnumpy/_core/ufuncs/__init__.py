@@ -1,4 +1,4 @@
-"""Universal functions: the catalog turned into ``asnumpy.ufunc`` objects.
+"""Universal functions: the op table (:mod:`asnumpy.ops.ufuncs`) turned into ``asnumpy.ufunc`` objects.
 
 ``UFUNCS`` maps every public name (NumPy's names and NumPy 2's aliases) to
 its :class:`ufunc`; aliases are the same object, as in NumPy.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalog import ALIASES, UFUNCS as _CATALOG
+from ...ops.ufuncs import ALIASES, UFUNCS as _CATALOG
 from .operators import attach_operators
 from .ufunc import Plan, ufunc
 

@@ -55,14 +55,13 @@ from ...runtime._state import open_stream_blocks
 from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
-from .catalog import kernel_key
+from ...ops.ufuncs import kernel_key
 
 __all__ = ["binary_lanes", "no_lane", "reduce_lane", "unary_lanes"]
 
 _WEAK_SCALARS = frozenset((int, float, complex))
 _NUMPY_DTYPES = frozenset(np.dtype(d) for d in SUPPORTED_DTYPES if np.dtype(d).isbuiltin)
 _adopt = ndarray._adopt_native
-_new = object.__new__
 _asarray = np.asarray
 _numpy_array = np.ndarray
 # What NumPy raises before its loop writes anything, whatever the operands:
@@ -180,7 +179,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         return None
 
     def lane(a, b):
-        # (operands() and _adopt_native() inlined for the commonest call, two
+        # (operands() inlined for the commonest call, two
         # arrays of one shape: every step here costs a visible part of a call)
         if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
             device = a._device
@@ -211,17 +210,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
                 return fallback(a, b)
             if type(result) is not _numpy_array:       # 0-d operands give a NumPy scalar
                 result = _asarray(result)
-            array = _new(ndarray)
-            array._buffer = None
-            array._shape = result.shape
-            array._strides = result.strides
-            array._offset = 0
-            array._dtype = result.dtype
-            array._device = device
-            array._base = None
-            array._writeable = True
-            array._native = result
-            return array
+            return _adopt(result, device)
         found = operands(a, b)
         if found is None:
             return fallback(a, b)

@@ -1,4 +1,4 @@
-"""ndarray operators generated from the catalog's operator tables.
+"""ndarray operators generated from the op table's operator forms (:mod:`asnumpy.ops.ufuncs`).
 
 ``a + b`` is ``asnumpy.add(a, b)``, ``b + a`` with a Python scalar ``b`` is
 ``asnumpy.add(b, a)``, and ``a += b`` is ``asnumpy.add(a, b, out=a)`` with
@@ -19,7 +19,7 @@ import numpy as np
 
 from .._copying import from_host
 from ..ndarray import ndarray
-from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, power_shortcut
 from .fast import binary_lanes, no_lane
 
 __all__ = ["attach_operators"]
@@ -130,20 +130,10 @@ def _unary(ufunc, dunder):
 
 
 def _fast_power(ufuncs, array, exponent):
-    """NumPy's ``fast_scalar_power``: the unary ufunc ``array ** exponent`` becomes, or None.
-
-    Only exact Python ints and floats count: 2 squares any array, 0.5 and -1
-    take the square root and the reciprocal of float and complex arrays.
-    """
-    kind = type(exponent)
-    if kind is int:
-        if exponent == 2:
-            return ufuncs["square"]
-        if exponent == -1 and array.dtype.kind in "fc":
-            return ufuncs["reciprocal"]
-    elif kind is float and exponent == 0.5 and array.dtype.kind in "fc":
-        return ufuncs["sqrt"]
-    return None
+    """The unary ufunc ``array ** exponent`` becomes (NumPy's shortcuts:
+    :func:`asnumpy.ops.ufuncs.power_shortcut`), or None."""
+    name = power_shortcut(array.dtype.kind, exponent)
+    return None if name is None else ufuncs[name]
 
 
 def _power(ufuncs):
@@ -183,7 +173,7 @@ def _imatmul(matmul):
 
 
 def attach_operators(ufuncs) -> None:
-    """Give :class:`ndarray` its operators, built from the catalog tables."""
+    """Give :class:`ndarray` its operators, built from the op table's operator forms."""
     for op, name in BINARY_OPERATORS.items():
         ufunc = ufuncs[name]
         for form in _BINARY_FORMS:

@@ -25,14 +25,15 @@ import numpy as np
 
 from ..._dtypes import SUPPORTED_DTYPES, is_supported
 from ...runtime.device import get_device
+from ...runtime._state import open_stream_blocks
 from ...runtime.stream import get_current_stream
 from .._launch import check_same_device, errstate_wrapped, resolve_stream
 from .. import _layout
 from .._layout import check_order, contiguous_strides
 from ..ndarray import ndarray
 from . import _shapes
-from .catalog import kernel_key
-from .fast import binary_lanes, reduce_lane, unary_lanes
+from ...ops.ufuncs import kernel_key
+from .fast import POOL_MIN_BYTES, binary_lanes, reduce_lane, unary_lanes
 from ..._errors import user_stacklevel
 
 __all__ = ["ufunc", "Plan"]
@@ -336,7 +337,19 @@ class Plan:
         self._has_scalars = any(d is not None for d in self._scalar_dtypes)
         # the layout of the only output, for the lean paths
         self._single = self._out_layouts[0] if len(self._out_layouts) == 1 else None
-        self._kernel = device.backend.kernel("ufunc")
+        # the back end's prepared launch (ops.backend.PreparedUfunc), made at the first
+        # launch, when the outputs exist: every later call is one call of it
+        self._prepared = None
+        # whether NumPy's own result may become a new output as it is (back ends whose
+        # kernels are NumPy's loops): the planned layout is C-contiguous, as NumPy's
+        # result for operands that are C-contiguous in its shape (or 0-d) is
+        self._adopts = self._single is not None and device.numpy_loops is not None and \
+            self._single[2] == contiguous_strides(self.shape, self._single[1].itemsize) and \
+            self._single[3] < POOL_MIN_BYTES and all(
+                not isinstance(x, ndarray) or x._shape == () or (
+                    x._shape == self.shape
+                    and x._strides == contiguous_strides(x._shape, x._dtype.itemsize))
+                for x in inputs)
         self._key = (_signature_key(inputs), None if where is None else _signature_key((where,)))
 
     def __repr__(self):
@@ -350,12 +363,20 @@ class Plan:
         without it the outputs come from the device's memory pool.  Returns
         the output array (a tuple of them for several outputs).
         """
-        if (where is None and stream is None and type(out) is ndarray and not self._compare_ints
+        if (where is None and stream is None and not self._compare_ints
                 and self._single is not None and _signature_key(args) == self._key[0]):
-            # the lean path: one output array of the planned layout, the current stream
+            # the lean paths: the planned operands, the current stream, and one output
+            # array of the planned layout or none
+            if out is None:
+                return self._run(args, None, None)
             shape, dtype, _, _ = self._single
-            if (out._shape == shape and out._dtype == dtype and out._device is self.device
-                    and out._writeable):
+            if (type(out) is ndarray and out._shape == shape and out._dtype == dtype
+                    and out._device is self.device and out._writeable):
+                prepared = self._prepared
+                if prepared is not None and not self._has_scalars and not open_stream_blocks[0]:
+                    # (no ``with stream:`` block open anywhere: the default stream, inline)
+                    prepared.launch((out,), args, None)
+                    return out
                 return self._run(args, (out,), None)
         name = self.ufunc.__name__
         nin = self.ufunc.nin
@@ -381,6 +402,7 @@ class Plan:
                 # comparison with the range's bound (same loop: both sides one dtype)
                 plan = copy.copy(self)
                 plan._name, plan._has_scalars = compare.__name__, False
+                plan._prepared, plan._adopts = None, False
                 array, bound = replaced
                 return plan._run((array, np.asarray(bound, dtype=self.loop[0])), outs, where,
                                  stream)
@@ -390,7 +412,8 @@ class Plan:
         """Allocate missing outputs and launch the kernel (the cheap phase)."""
         device = self.device
         if stream is None:
-            stream = get_current_stream(device)
+            # (no ``with stream:`` block open on any thread: the default stream)
+            stream = get_current_stream(device) if open_stream_blocks[0] else device.default_stream
         else:
             stream = resolve_stream(device, stream, self.ufunc.__name__)
             if stream.device is not device:
@@ -398,7 +421,14 @@ class Plan:
                                  f"{stream.device}, the plan on {device}")
         if self._has_scalars:
             inputs = _convert_scalars(self, inputs)
+        prepared = self._prepared
+        if outs is not None and outs[0] is None and self._single is not None:
+            outs = None                  # the one output not given
         if outs is None:
+            if self._adopts and prepared is not None and stream.is_default:
+                native = prepared.compute(inputs)
+                if native is not None:
+                    return ndarray._adopt_native(native, device)
             single = self._single
             if single is not None:
                 shape, dtype, strides, nbytes = single
@@ -409,11 +439,15 @@ class Plan:
         elif (outs[0] is None if len(outs) == 1 else any(o is None for o in outs)):
             # (not ``None in outs``: that would compare arrays)
             outs = self._allocate(outs, stream)
+        if prepared is None:
+            prepared = self._prepared = device.backend.prepare_ufunc(
+                self._name, self.loop, outs, inputs, where)
+            if prepared.compute is None:
+                self._adopts = False
         if stream.is_default:
-            self._kernel(outs, self._name, self.loop, inputs, where)
+            prepared.launch(outs, inputs, where)
         else:
-            stream.launch(errstate_wrapped(self._kernel), outs, self._name, self.loop,
-                          inputs, where)
+            stream.launch(errstate_wrapped(prepared.launch), outs, inputs, where)
         return outs[0] if len(outs) == 1 else outs
 
     def _allocate(self, outs, stream):

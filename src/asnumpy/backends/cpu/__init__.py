@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...ops.backend import KernelTable
 from ...runtime.memory import Buffer, MemoryPool
 from ...runtime.stream import DefaultStream
 from . import math_kernels, parallel
@@ -51,14 +52,17 @@ class CpuBackend:
         # Kernels whose NumPy calls allocate scratch reserve it in the pool (.scratch).
         for name, factor in SCRATCH_FACTORS.items():
             kernels[name] = charged(kernels[name], factor, named=name in NAMED_KERNELS)
-        self._kernels = kernels
+        self.kernels = KernelTable(self, kernels)
         # Host arrays that copies off the device land in: large ones come
         # from this pool, already faulted in, instead of fresh pages.
         self.host_pool = MemoryPool("host", CpuAllocator(-1))
 
     def kernel(self, name: str):
         """The implementation of kernel ``name``; KeyError when there is none."""
-        return self._kernels[name]
+        return self.kernels[name]
+
+    # the ufunc kernel's planning phase (asnumpy.ops.backend.PreparedUfunc)
+    prepare_ufunc = staticmethod(math_kernels.prepare_ufunc)
 
     @staticmethod
     def adopt_host_result(native: np.ndarray, device) -> Buffer:

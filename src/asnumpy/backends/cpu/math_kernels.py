@@ -34,6 +34,8 @@ import functools
 
 import numpy as np
 
+from ...ops.backend import PreparedUfunc
+from ...ops.ufuncs import OPS
 from . import fpstatus, parallel
 from .kernels import view
 from .statistics_kernels import CPU_FUNCTIONS
@@ -84,24 +86,15 @@ REDUCE_CHUNK = 1 << 20
 REDUCE_MAX_CHUNKS = 64
 _SLABS_PER_THREAD = 4           # elementwise pieces per thread: a late or busy thread costs little
 
-_WEIGHTS = {name: weight for weight, names in {
-    4: "sign copysign reciprocal exp exp2 log log2 log10 cosh cbrt",
-    8: "log1p sqrt expm1 arctan sinh deg2rad radians fabs rad2deg heaviside tan tanh",
-    16: "arcsinh degrees arctan2 power spacing floor_divide remainder divmod",
-    32: "arccosh arctanh modf nextafter",
-    64: "arcsin arccos sin cos float_power fmod gcd lcm hypot logaddexp logaddexp2",
-}.items() for name in names.split()}
+# (each ufunc's weight is its entry's in the op table: asnumpy.ops.ufuncs)
+_WEIGHTS = {name: op.weight for name, op in OPS.items()}
 
 # Sums of low-precision partial results are combined in double precision.
 _WIDER = {np.dtype(np.float16): np.dtype(np.float64), np.dtype(np.float32): np.dtype(np.float64),
           np.dtype(np.complex64): np.dtype(np.complex128)}
 
-# ufuncs whose reductions may be regrouped (associative and commutative,
-# integer overflow included: it wraps around).
-_REORDERABLE = frozenset([
-    "add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
-    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd",
-])
+# ufuncs whose reductions may be regrouped (the op table's ``reorderable``)
+_REORDERABLE = frozenset(name for name, op in OPS.items() if op.reorderable)
 
 
 def _weight(ufunc) -> int:
@@ -185,6 +178,63 @@ def ufunc(outs, name, loop, inputs, where) -> None:
                    [_native(x) for x in inputs], None if where is None else _native(where))
 
 
+def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
+    """Calls like ``ufunc(outs, name, loop, inputs, where)``, decided once per signature.
+
+    A call NumPy's loop computes as it is (one output, no mask, no special
+    values of the standard's) launches straight into NumPy while its work
+    stays under :data:`SPLIT_MIN_WORK` (read at each call: tests lower it),
+    and NumPy may also make the result itself (``compute``: the caller adopts
+    it, as the fast lane does, where NumPy's layout is the planned one; None
+    when the work is to be split).
+    Anything else is the general kernel.
+    """
+    f, weight = _UFUNCS[name]
+    loop = tuple(loop)
+
+    def general(outs, inputs, where):
+        ufunc(outs, name, loop, inputs, where)
+
+    nin = len(inputs)
+    if (where is not None or len(outs) != 1 or nin > 2 or not weight
+            or name in STANDARD_VALUES and np.dtype(loop[0]).char in STANDARD_VALUES[name][0]):
+        return PreparedUfunc(general)
+
+    def launch(outs, inputs, where):
+        out = outs[0]._native
+        if out is None:
+            out = view(outs[0])
+        if out.nbytes * weight >= SPLIT_MIN_WORK:
+            return ufunc(outs, name, loop, inputs, where)
+        if nin == 2:
+            x, y = inputs
+            f(x if type(x) is _ndarray else _device_or_scalar(x),
+              y if type(y) is _ndarray else _device_or_scalar(y), out=out, signature=loop,
+              casting="unsafe")
+        else:
+            x = inputs[0]
+            f(x if type(x) is _ndarray else _device_or_scalar(x), out=out, signature=loop,
+              casting="unsafe")
+
+    nbytes = outs[0].nbytes
+
+    def compute(inputs):
+        if nbytes * weight >= SPLIT_MIN_WORK:
+            return None                    # split across threads: the caller launches
+        if nin == 2:
+            x, y = inputs
+            result = f(x if type(x) is _ndarray else _device_or_scalar(x),
+                       y if type(y) is _ndarray else _device_or_scalar(y), signature=loop,
+                       casting="unsafe")
+        else:
+            x = inputs[0]
+            result = f(x if type(x) is _ndarray else _device_or_scalar(x), signature=loop,
+                       casting="unsafe")
+        return result if type(result) is _ndarray else np.asarray(result)
+
+    return PreparedUfunc(launch, compute)
+
+
 def direct_weight(name, loop) -> int:
     """The cost weight of one ``name`` call with loop dtypes ``loop``, or 0
     when the kernel does more than NumPy's call (the standard's special values).
@@ -259,52 +309,12 @@ def _ufunc_general(f, weight, name, outs, loop, inputs, where):
 
 
 # ---------------------------------------------------------------------------
-# The Array API standard's special values where NumPy's loops differ
-#
-# asnumpy follows the standard (2024.12) where NumPy 2.4's loops give other
-# special values (docs/interop.md).  Per ufunc: the loop input types it
-# applies to, ``select(*inputs)`` -> bool mask of the elements NumPy gets
-# "wrong" (None: none), and ``value(*inputs)`` -> the standard's results for
-# those elements (inputs already masked and in the loop's types).
+# The Array API standard's special values where NumPy's loops differ: each
+# ufunc's (loop type chars, select, value) from the op table
+# (asnumpy.ops.special_values says what they mean)
 
-def _floor_divide_select(x, y):
-    inf_x, inf_y = np.isinf(x), np.isinf(y)
-    if not (inf_x.any() or inf_y.any()):
-        return None
-    # exactly one operand infinite (a NaN one gives NaN both ways)
-    return inf_x != inf_y
-
-
-def _complex_nonfinite_or_zero(z):
-    return ~np.isfinite(z) | (z == 0)
-
-
-def _exp_minus_one(z):
-    # C99 cexp's special values, minus one: the standard's expm1 table
-    return np.exp(z) - 1
-
-
-def _infinite_real_finite_imaginary(z):
-    return np.isinf(z.real) & np.isfinite(z.imag)
-
-
-def _tanh_of_infinite_real(z):
-    # +-1 + 0j with the zero's sign that of imag(z) (NumPy: that of sin(2 imag(z)))
-    result = np.empty_like(z)
-    result.real = np.copysign(1, z.real)
-    result.imag = np.copysign(0, z.imag)
-    return result
-
-
-STANDARD_VALUES = {
-    # inf // 2 == inf, -1 // inf == -0.0 (NumPy: nan, -1.0): the quotient x / y
-    "floor_divide": ("efdg", _floor_divide_select, np.divide),
-    # expm1(inf+0j) == inf+0j (NumPy: inf+nanj) and the other non-finite rows
-    "expm1": ("FDG", _complex_nonfinite_or_zero, _exp_minus_one),
-    # tanh(inf+3j) == 1+0j (NumPy: 1-0j)
-    "tanh": ("FDG", _infinite_real_finite_imaginary, _tanh_of_infinite_real),
-}
-"""ufunc name -> (loop type chars, select, value): see the comment above."""
+STANDARD_VALUES = {name: op.standard for name, op in OPS.items() if op.standard is not None}
+"""ufunc name -> :class:`asnumpy.ops.special_values.StandardValues`."""
 
 
 def _with_standard_values(f, weight, outs, name, loop, inputs, where) -> bool:

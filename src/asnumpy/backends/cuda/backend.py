@@ -6,11 +6,12 @@ Kernels come from three places, looked up in this order:
   rendered from the op catalog into CUDA C and compiled by NVRTC;
 * copies and fills done by the driver (contiguous layouts);
 * everything else (sorting, linear algebra, FFT, random, fancy indexing,
-  ...) runs as the *host fallback*: the arrays' elements are copied to
-  the host, the cpu back end's kernel of the same name runs on them, and the
-  elements of the arrays it writes are copied back.  Correct everywhere, and
-  the seam where later work replaces one kernel at a time with a GPU one
-  (cuBLAS, cuFFT, ...).
+  ...) runs as the *host fallback* (:mod:`asnumpy.ops.host_fallback`,
+  shared by every device with memory of its own): the arrays' elements are
+  copied to the host, the cpu back end's kernel of the same name runs on
+  them, and the elements of the arrays it writes are copied back
+  (:meth:`CudaBackend.move_elements`).  Correct everywhere, and the seam where
+  later work replaces one kernel at a time with a GPU one (cuBLAS, cuFFT, ...).
 
 Host<->device copies in any layout are :mod:`.transfers`' (pinned staging
 from :mod:`.staging`, 2D/3D driver copies for strided views).
@@ -28,8 +29,8 @@ import weakref
 
 import numpy as np
 
+from ...ops.backend import KernelTable, PreparedUfunc
 from ...runtime import _fork
-from ...runtime.memory import Buffer
 from ...runtime.stream import Event
 from . import transfers
 from .staging import StagingPool
@@ -125,7 +126,8 @@ class CudaBackend:
 
         self.driver = driver
         _backends.add(self)
-        self._kernels = kernels.native_kernels(self)
+        native, self._prepare_ufunc = kernels.native_kernels(self)
+        self.kernels = KernelTable(self, native)
         self.host_pool = None
         self.staging = StagingPool(driver)     # pinned blocks host<->device copies use
         self._max_pitch: dict[int, int] = {}
@@ -153,16 +155,11 @@ class CudaBackend:
 
     def kernel(self, name: str):
         """The implementation of kernel ``name``: generated, or the host fallback."""
-        kernel = self._kernels.get(name)
-        if kernel is None:
-            kernel = self._kernels[name] = self.host_fallback(name)
-        return kernel
+        return self.kernels[name]
 
-    def host_fallback(self, name: str):
-        """The cpu back end's kernel ``name`` run on host copies of the arrays."""
-        from ...runtime.device import Device
-
-        return _HostFallback(self, Device("cpu:0").backend.kernel(name), name)  # KeyError: none
+    def prepare_ufunc(self, name, loop, outs, inputs, where) -> PreparedUfunc:
+        """One ufunc call signature planned once (:class:`asnumpy.ops.backend.PreparedUfunc`)."""
+        return self._prepare_ufunc(name, loop, outs, inputs, where)
 
     # -- transfers ------------------------------------------------------------------
 
@@ -249,10 +246,22 @@ class CudaBackend:
     def host_empty(shape, dtype, order="C") -> np.ndarray:
         return np.empty(shape, dtype, order=order)
 
-
-# Kernels run for their side effects ("numpy_function" with no outputs) write into
-# the first array among the NumPy function's arguments -- but these functions write none.
-_WRITES_NO_ARRAY = frozenset({"save"})
+    def move_elements(self, direction, array, mirror: np.ndarray) -> None:
+        """Copy the elements of the cuda ``array`` to (``"dtoh"``) or from (``"htod"``) the
+        same offsets of ``mirror``, the host copy of its buffer's bytes (the host fallback's
+        moves); a layout no 2D/3D copy serves moves the bytes it spans instead."""
+        device = array._device
+        # the array's device's context current again (buffers of two GPUs may be mirrored)
+        stream = current_native(device)
+        move = transfers.upload if direction == "htod" else transfers.download
+        host = np.ndarray(array._shape, array._dtype, buffer=mirror, offset=array._offset,
+                          strides=array._strides)
+        if not move(self, stream, device.index, self._region(array), host):
+            low, high = transfers.byte_span(array._shape, array._strides, array._offset,
+                                            array._dtype.itemsize)
+            region = transfers.Region(self.buffer_pointer(array._realize()) + low,
+                                      (high - low,), (1,), np.dtype(np.uint8))
+            move(self, stream, device.index, region, mirror[low:high])
 
 
 _backends: "weakref.WeakSet[CudaBackend]" = weakref.WeakSet()    # built in this process
@@ -273,131 +282,3 @@ def _refuse_cuda_in_child() -> None:
 
 
 _fork.register(after_in_child=_refuse_cuda_in_child)
-
-
-def _cuda_arrays(value, found):
-    """Append the cuda arrays in ``value`` (inside tuples, lists and dicts too) to ``found``."""
-    if hasattr(value, "_realize") and getattr(value, "_device", None) is not None:
-        if value._device.kind == "cuda":
-            found.append(value)
-    elif type(value) in (tuple, list):
-        for item in value:
-            _cuda_arrays(item, found)
-    elif type(value) is dict:
-        for item in value.values():
-            _cuda_arrays(item, found)
-    return found
-
-
-def _written_arrays(name, args) -> list:
-    """The arrays kernel ``name`` writes, from its arguments.
-
-    A kernel writes its first argument (an array, or a tuple of them: the
-    ``out`` of :func:`asnumpy._core._launch.launch`); ``numpy_function``
-    with no outputs runs a NumPy function for its side effect, which writes
-    into the first array it is given.
-    """
-    if not args:
-        return []
-    first = args[0]
-    if name == "numpy_function" and type(first) is tuple and not first:
-        function, call_args = args[1], args[2]
-        return [] if function in _WRITES_NO_ARRAY else _cuda_arrays(call_args, [])[:1]
-    return _cuda_arrays(first, [])
-
-
-class _HostFallback:
-    """Run a cpu kernel on host copies of the cuda arrays among its arguments.
-
-    Every distinct buffer reached from the arguments (inside tuples, lists
-    and dicts too) is mirrored on the host once -- only its arrays' elements
-    are copied -- and the arrays are rebuilt over the mirrors as cpu
-    arrays (views of one buffer stay views of one mirror, so in-place and
-    aliasing kernels behave).  The cpu kernel runs; then only the elements
-    of the arrays it writes (:func:`_written_arrays`) are copied back, never
-    its inputs: a buffer written back whole would overwrite, with stale
-    bytes, whatever another stream wrote there meanwhile.
-    """
-
-    def __init__(self, backend, cpu_kernel, name):
-        self.backend, self.cpu_kernel, self.name = backend, cpu_kernel, name
-
-    def __call__(self, *args, **kwargs):
-        from ...runtime.device import Device
-
-        backend = self.backend
-        reached = _cuda_arrays(kwargs, _cuda_arrays(args, []))
-        cpu = Device("cpu:0")
-        mirrors: dict[int, tuple] = {}       # id(buffer) -> (host bytes, cpu Buffer)
-        for array in reached:
-            buffer = array._realize()
-            if id(buffer) not in mirrors:
-                host = np.empty(buffer.nbytes, np.uint8)
-                mirrors[id(buffer)] = (host, Buffer(host, buffer.nbytes, cpu))
-        for array in _distinct_views(reached):       # only the elements the arrays reach
-            _move_elements(backend, "dtoh", array, mirrors[id(array._realize())][0])
-
-        mirrored: dict[int, object] = {}     # id(array) -> its cpu array: one per array,
-                                             # so kernels that test ``out is a`` see it
-
-        def mirror(value):
-            if hasattr(value, "_realize") and getattr(value, "_device", None) is not None \
-                    and value._device.kind == "cuda":
-                twin = mirrored.get(id(value))
-                if twin is None:
-                    host_buffer = mirrors[id(value._realize())][1]
-                    twin = mirrored[id(value)] = type(value)._from_buffer(
-                        host_buffer, value._shape, value._dtype, value._strides,
-                        value._offset, cpu)
-                return twin
-            # containers holding no cuda array pass through as themselves: a kernel may
-            # fill a list that a later kernel reads (call_held's holder)
-            if type(value) in (tuple, list):
-                items = [mirror(item) for item in value]
-                changed = any(new is not old for new, old in zip(items, value))
-                return type(value)(items) if changed else value
-            if type(value) is dict:
-                items = {key: mirror(item) for key, item in value.items()}
-                changed = any(items[key] is not item for key, item in value.items())
-                return items if changed else value
-            return value
-
-        written = _written_arrays(self.name, args)
-        result = self.cpu_kernel(*[mirror(a) for a in args],
-                                 **{key: mirror(value) for key, value in kwargs.items()})
-        for array in _distinct_views(written):
-            _move_elements(backend, "htod", array, mirrors[id(array._realize())][0])
-        return result
-
-
-def _distinct_views(arrays):
-    """The non-empty ones among ``arrays``, each view (buffer and layout) once."""
-    seen = set()
-    for array in arrays:
-        key = (id(array._realize()), array._offset, array._shape, array._strides)
-        if key not in seen and 0 not in array._shape:
-            seen.add(key)
-            yield array
-
-
-def _move_elements(backend, kind, array, mirror: np.ndarray) -> None:
-    """Copy the elements of the cuda ``array`` to ("dtoh") or from ("htod") the same
-    offsets of ``mirror``, the host copy of its buffer's bytes; a layout no 2D/3D copy
-    serves moves the bytes it spans instead."""
-    device = array._device
-    # the array's device's context current again (buffers of two GPUs may be mirrored)
-    stream = current_native(device)
-    move = transfers.upload if kind == "htod" else transfers.download
-    host = np.ndarray(array._shape, array._dtype, buffer=mirror, offset=array._offset,
-                      strides=array._strides)
-    if not move(backend, stream, device.index, backend._region(array), host):
-        low, high = transfers.byte_span(array._shape, array._strides, array._offset,
-                                        array._dtype.itemsize)
-        move(backend, stream, device.index, _byte_region(backend, array._realize(), low, high),
-             mirror[low:high])
-
-
-def _byte_region(backend, buffer, low, high) -> transfers.Region:
-    """Bytes ``[low, high)`` of a device buffer, as a region of ``uint8``."""
-    return transfers.Region(backend.buffer_pointer(buffer) + low, (high - low,), (1,),
-                            np.dtype(np.uint8))

@@ -22,8 +22,11 @@ and launches.
 from __future__ import annotations
 
 import functools
+from typing import Callable
 
 import numpy as np
+
+from ...ops.backend import PreparedUfunc
 
 from . import arguments, scalar_ops
 from .elementwise import ArraySpec
@@ -88,8 +91,9 @@ def _partially_overlapping(outs, inputs, where) -> bool:
     return False
 
 
-def native_kernels(backend) -> dict:
-    """Kernel name -> implementation, for the kernels cuda runs itself."""
+def native_kernels(backend) -> tuple[dict, Callable]:
+    """(kernel name -> implementation for the kernels cuda runs itself, and the back
+    end's ``prepare_ufunc``: the ufunc kernel's planning phase)."""
     driver = backend.driver
     pointer = backend.pointer
     plans = backend.ufunc_plans = PlanCache()
@@ -123,29 +127,57 @@ def native_kernels(backend) -> dict:
             class_plans.put(class_key, plan)
         return _NOTHING if plan is None else plan
 
+    def run_planned(plan, outs, name, loop, inputs, where):
+        """Launch one call by its plan-cache entry (``where`` already an array or None)."""
+        if plan is _NOTHING:
+            return
+        if (plan is _FALLBACK or _partially_overlapping(outs, inputs, where)
+                # NumPy raises here; the host fallback raises exactly its error
+                or name == "power" and negative_integer_exponent(loop, inputs[1])):
+            # NumPy buffers overlapping inputs; the host fallback gives exactly NumPy's answer
+            return backend.kernels.fallback("ufunc")(outs, name, loop, inputs, where)
+        kernel_name, grid, values = plan.arguments((*outs, *inputs, where), pointer)
+        device = outs[0]._device
+        driver.launch(device.index, plan.source, kernel_name, grid, BLOCK, 0, values,
+                      current_native(device))
+
     def ufunc(outs, name, loop, inputs, where):
         """``numpy.<name>(*inputs, out=outs, signature=loop, casting='unsafe', where=where)``."""
         if where is not None and not hasattr(where, "_realize"):
             if not bool(where):          # a 0-d False mask: nothing is written
                 return
             where = None
-        if name == "power" and negative_integer_exponent(loop, inputs[1]):
-            # NumPy raises here; the host fallback raises exactly its error
-            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
+        run_planned(cached_plan(name, loop, outs, inputs, where), outs, name, loop, inputs,
+                    where)
+
+    def cached_plan(name, loop, outs, inputs, where):
+        """The plan-cache entry of a call signature, planned on a miss."""
         key = call_key(name, loop, outs, inputs, where)
         plan = plans.get(key)
         if plan is None:
             plan = plan_ufunc(name, tuple(map(np.dtype, loop)), outs, inputs, where)
             plans.put(key, plan)
-        if plan is _NOTHING:
-            return
-        if plan is _FALLBACK or _partially_overlapping(outs, inputs, where):
-            # NumPy buffers overlapping inputs; the host fallback gives exactly NumPy's answer
-            return backend.host_fallback("ufunc")(outs, name, loop, inputs, where)
-        kernel_name, grid, values = plan.arguments((*outs, *inputs, where), pointer)
-        device = outs[0]._device
-        driver.launch(device.index, plan.source, kernel_name, grid, BLOCK, 0, values,
-                      current_native(device))
+        return plan
+
+    def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
+        """The launch of calls like ``ufunc(outs, name, loop, inputs, where)``, planned once.
+
+        The front end's :class:`asnumpy.Plan` holds it: a repeated call looks
+        nothing up (no key is built, no plan cache read); the plan cache serves
+        the planning (a signature planned before) and the plain kernel.
+        """
+        masked = where is not None and hasattr(where, "_realize")
+        loop = tuple(map(np.dtype, loop))
+        plan = cached_plan(name, loop, outs, inputs, where if masked else None)
+
+        def launch(outs, inputs, where):
+            if where is not None and not masked:
+                if not bool(where):      # a 0-d False mask: nothing is written
+                    return
+                where = None
+            run_planned(plan, outs, name, loop, inputs, where)
+
+        return PreparedUfunc(launch)
 
 
     def negative_integer_exponent(loop, exponent) -> bool:
@@ -183,7 +215,7 @@ def native_kernels(backend) -> dict:
                 # compared); the kernels combine in the loop dtype throughout
                 or (REDUCTIONS[name] is None and initial is None and out._dtype != loop)
                 or any(_overlaps(out, x) for x in (array, where) if x is not None)):
-            return backend.host_fallback("reduce")(out, name, array, axes, dtype, keepdims,
+            return backend.kernels.fallback("reduce")(out, name, array, axes, dtype, keepdims,
                                                    initial, where)
         if out.size == 0:
             return
@@ -255,7 +287,7 @@ def native_kernels(backend) -> dict:
         ``device_functions`` has one for the call, else the host fallback."""
         run = device_functions.get(name)
         if run is None or not run(outs, name, args, kwargs):
-            backend.host_fallback("numpy_function")(outs, name, args, kwargs)
+            backend.kernels.fallback("numpy_function")(outs, name, args, kwargs)
 
     def identity(out, source):
         """Write ``source`` (an array or a 0-d value) into ``out``, cast unsafely."""
@@ -272,13 +304,13 @@ def native_kernels(backend) -> dict:
         """``numpy.copyto(out, src, casting='unsafe')``, ``src`` broadcast to ``out``."""
         if (not hasattr(src, "_realize") or src._device is not out._device
                 or takes_host_path(out, src._dtype)):
-            return backend.host_fallback("copy")(out, src)
+            return backend.kernels.fallback("copy")(out, src)
         identity(out, src)
 
     def fill(out, value):
         """Set every element of ``out`` to the 0-d NumPy array ``value``."""
         if takes_host_path(out, value.dtype):
-            return backend.host_fallback("fill")(out, value)
+            return backend.kernels.fallback("fill")(out, value)
         identity(out, value)
 
     def host_fill(out, writer):
@@ -289,8 +321,9 @@ def native_kernels(backend) -> dict:
             driver.copy_htod(backend.pointer(out), staged, staged.nbytes,
                              current_native(out._device))
 
-    return {"ufunc": ufunc, "reduce": reduce, "copy": copy, "fill": fill,
-            "host_fill": host_fill, "numpy_function": numpy_function}
+    kernels = {"ufunc": ufunc, "reduce": reduce, "copy": copy, "fill": fill,
+               "host_fill": host_fill, "numpy_function": numpy_function}
+    return kernels, prepare_ufunc
 
 
 @functools.cache

@@ -22,7 +22,7 @@ import numpy as np
 from ..._core import reductions
 from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
-from ..._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
+from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 from ...backends.cuda import scalar_ops
 from ...backends.cuda.elementwise import ArraySpec
 
