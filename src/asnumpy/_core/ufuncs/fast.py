@@ -147,6 +147,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
     """
     f = numpy_ufunc
     costs = {}
+    last = [(None, None, None)]       # (dtype of a, dtype of b, their entry): see lane()
 
     def operands(a, b):
         """(device, a's view, b's view, cost key, output shape) or None.
@@ -190,10 +191,14 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
                 an = _view_of(a)
             if bn is None:
                 bn = _view_of(b)
-            key = (a._dtype, b._dtype)
-            entry = costs.get(key)
-            if entry is None:
-                entry = costs[key] = _cost(device.numpy_loops, f, key)
+            # the last pair of dtypes' entry first (one tuple, swapped whole: thread-safe)
+            da, db, entry = last[0]
+            if da is not a._dtype or db is not b._dtype:
+                key = (a._dtype, b._dtype)
+                entry = costs.get(key)
+                if entry is None:
+                    entry = costs[key] = _cost(device.numpy_loops, f, key)
+                last[0] = (a._dtype, b._dtype, entry)
             cost, dtype = entry
             size = an.size
             if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:

@@ -3,7 +3,7 @@
 Kernels come from three places, looked up in this order:
 
 * generated kernels (:mod:`.kernels`): every ufunc and ufunc reduction,
-  rendered from the op catalog into CUDA C and compiled by NVRTC;
+  rendered from the op table (asnumpy.ops.ufuncs) into CUDA C and compiled by NVRTC;
 * copies and fills done by the driver (contiguous layouts);
 * everything else (sorting, linear algebra, FFT, random, fancy indexing,
   ...) runs as the *host fallback* (:mod:`asnumpy.ops.host_fallback`,

@@ -1,4 +1,4 @@
-"""Scalar CUDA C for every elementwise ufunc loop of the catalog.
+"""Scalar CUDA C for every elementwise ufunc loop of the op table (asnumpy.ops.ufuncs).
 
 Each loop of a NumPy ufunc (``numpy.<name>.types``, restricted to the dtypes
 asnumpy supports) becomes one ``__device__`` function that computes one
