@@ -35,7 +35,7 @@ def test_dtype_names_are_numpys_own_objects(name):
 
 def test_finfo_is_numpys_in_python_numbers():
     """asnumpy.finfo is its own class (the Array API's Python floats), NumPy's limits."""
-    assert asnumpy.finfo is not numpy.finfo      # tests/test_array_api_special_cases.py: more
+    assert asnumpy.finfo is not numpy.finfo      # tests/core/ufuncs/test_array_api_special_cases.py: more
 
 
 def test_numpy_1_aliases_and_supported_list():

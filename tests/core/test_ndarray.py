@@ -923,7 +923,7 @@ def test_pickle_round_trip(rng, layout, dtype):
     assert_same_array(other, x)
 
 
-# -- implicit conversion to NumPy: a view on cpu (tests/test_host_conversion.py) ----
+# -- implicit conversion to NumPy: a view on cpu (tests/interop/test_host_conversion.py) ----
 
 
 def test_numpy_converts_cpu_arrays_to_views(rng):
@@ -933,7 +933,7 @@ def test_numpy_converts_cpu_arrays_to_views(rng):
     np.testing.assert_array_equal(view, x)
     view[0] = 7.0
     assert a[0].item() == 7.0
-    # NumPy's functions dispatch to asnumpy's instead (tests/test_numpy_dispatch.py)
+    # NumPy's functions dispatch to asnumpy's instead (tests/interop/test_numpy_dispatch.py)
     assert isinstance(np.add(a, 1), anp.ndarray)
 
 

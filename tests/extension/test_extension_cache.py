@@ -18,7 +18,7 @@ from asnumpy.extension import (
     _toolchain,
 )
 
-TESTS = os.path.dirname(__file__)
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the emulator's folder
 
 _CPU_PROCESS = """
 import sys

@@ -650,7 +650,7 @@ def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
         "assert ap.asnumpy(f(a, a)).tolist() == (np.arange(12.0).reshape(3, 4) ** 2 - 0.25)"
         ".sum(axis=0).tolist()\n"
         "print(_toolchain.stats['compiles'], _toolchain.stats['disk_hits'])\n")
-    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "src")
     # On cpu:0 whatever $ASNUMPY_DEVICE the suite runs under: the disk cache under test is
     # the cpu toolchain's (a cuda default would compile the fused kernel through NVRTC).
     env = dict(os.environ, ASNUMPY_KERNEL_CACHE_DIR=str(tmp_path), ASNUMPY_DEVICE="cpu:0",

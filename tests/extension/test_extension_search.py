@@ -6,7 +6,7 @@ broadcast back to a larger shape, along their own axes or others, compared
 with the same function run by NumPy.  CI runs ``ASNUMPY_FUSE_PROGRAMS``
 functions (default 60) on cpu and a quarter as many on cuda (a GPU, else the
 emulated driver); the long run is
-``ASNUMPY_FUSE_PROGRAMS=2000 python -m pytest tests/test_extension_search.py -k fuse``.
+``ASNUMPY_FUSE_PROGRAMS=2000 python -m pytest tests/extension/test_extension_search.py -k fuse``.
 """
 
 import os

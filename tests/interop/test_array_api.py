@@ -3,13 +3,13 @@
 ``__array_namespace__`` and ``__array_namespace_info__`` answer as NumPy's do
 (same versions, kinds, dtypes, capabilities), with asnumpy's devices, and the
 standard's 2025.12 where it is newer than NumPy 2.4 (that version accepted, a
-tuple of devices; tests/test_array_api_namespace.py holds the namespace itself);
+tuple of devices; tests/interop/test_array_api_namespace.py holds the namespace itself);
 ``to_device`` and ``astype(..., device=)`` move arrays between cpu:0 and
 cpu:1; the standard's keywords NumPy lacks (``descending`` of sort/argsort,
 ``dtype`` of fftfreq/rfftfreq) are checked against results computed on the
 host; signatures are checked with ``inspect``.  Where the standard's special
 cases and NumPy disagree (floor division by infinity, complex expm1 and tanh)
-asnumpy gives the standard's answer (tests/test_array_api_special_cases.py
+asnumpy gives the standard's answer (tests/core/ufuncs/test_array_api_special_cases.py
 checks every case).
 """
 

@@ -20,7 +20,7 @@ import pytest
 
 # the namespace the suite tests (the package's own module differs where NumPy 2.4 does)
 NAMESPACE = "asnumpy.array_api"
-_ROOT = pathlib.Path(__file__).resolve().parent.parent
+_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _suite() -> pathlib.Path | None:

@@ -183,7 +183,7 @@ def run_case(name, versioned, consumer):
     return outcome, before, producer.deleted, consumed
 
 
-def _subprocess_main():                   # python tests/test_dlpack_hostile.py: every case
+def _subprocess_main():                   # python tests/interop/test_dlpack_hostile.py: every case
     results = [run_case(name, versioned, ap.from_dlpack) for name, versioned in CASES]
     print(json.dumps(results))
 

@@ -222,7 +222,7 @@ def test_an_unimplemented_numpy_function_raises_type_error_naming_it():
     with pytest.raises(TypeError, match=r"numpy\.datetime_as_string"):
         np.datetime_as_string(a)
     # no silent copy: NumPy's function is not run on a converted array either
-    # (a cpu array converts to a view, tests/test_host_conversion.py, yet isnat raised)
+    # (a cpu array converts to a view, tests/interop/test_host_conversion.py, yet isnat raised)
 
 
 def test_asnumpy_calling_numpy_back_on_its_arrays_is_an_error_not_a_loop():

@@ -17,7 +17,7 @@ import pytest
 
 import asnumpy
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # the pages and the table describe the code, whatever the default device of the session
 pytestmark = pytest.mark.cpu_default("the reference is built once, in the cpu session")
 

@@ -16,7 +16,7 @@ import pytest
 
 import asnumpy as ap
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 RATIO = r"\s(\d+\.\d\d)x"
 
 

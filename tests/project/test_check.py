@@ -130,7 +130,7 @@ def test_subprocess_on_the_emulated_driver(tmp_path):
     if compiler() is None:
         pytest.skip("no C++ compiler for the emulated cuda driver")
     result = _subprocess(["--device", "cuda:1", *SMALL, "--save", "out"], tmp_path,
-                         os.path.dirname(os.path.abspath(__file__)),
+                         os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # tests/
                          ASNUMPY_CUDA_DRIVER="_cuda_emulator:Driver")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cuda:1: host emulation 1 (sm_90)" in result.stdout

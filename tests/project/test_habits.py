@@ -31,7 +31,7 @@ import asnumpy as ap
 from asnumpy._errors import user_stacklevel
 from asnumpy._lazy import OPTIONAL_EXTRAS, import_optional
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _outcome(function):

@@ -8,7 +8,7 @@ array and a NumPy scalar of the same dtype and value count as the same answer;
 Python objects (ints, floats, strings, lists, tuples, dicts) must match in type and
 value, arrays in dtype, shape and values.
 
-``python tests/test_idioms.py`` prints how many idioms work (the count in the
+``python tests/project/test_idioms.py`` prints how many idioms work (the count in the
 docs' "Habits that work" and in issue 25's closing note).
 """
 

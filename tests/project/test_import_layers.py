@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("importlinter")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / ".importlinter"
 
 

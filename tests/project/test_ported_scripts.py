@@ -1,6 +1,6 @@
 """A plain NumPy script ported to asnumpy by changing its import prints the same output.
 
-Each script under ``tests/ported_scripts/`` is everyday NumPy (f-strings with format
+Each script under ``tests/project/ported_scripts/`` is everyday NumPy (f-strings with format
 specs, ``round``/``int``/``float`` of results, fancy and boolean indexing, ``argmin``,
 ``mean(axis=)``, loops over arrays) with deterministic data, so NumPy and asnumpy see
 the same numbers.  The test runs each twice in a subprocess, once as written and once

@@ -10,7 +10,7 @@ dtype's tolerance for floats, NaN-aware) or NumPy's exception type; a step with
 operands on two devices must raise ValueError ("different devices").
 
 CI runs ``ASNUMPY_FUZZ_PROGRAMS`` programs (default 500); the long run is
-``ASNUMPY_FUZZ_PROGRAMS=10000 python -m pytest tests/test_program_fuzzing.py``.
+``ASNUMPY_FUZZ_PROGRAMS=10000 python -m pytest tests/project/test_program_fuzzing.py``.
 Inputs are fresh on each run; a failure prints the shrunk program and the
 ``@reproduce_failure`` blob that replays it.
 """

@@ -20,7 +20,7 @@ import pytest
 
 import asnumpy
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).resolve().parent / "typing"
 USER, WRONG = PROGRAMS / "user_program.py", PROGRAMS / "wrong_program.py"
 REVEAL = re.compile(r"reveal_type\(.*\)\s+#\s*(?P<type>.+?)\s*$")

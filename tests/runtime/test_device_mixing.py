@@ -37,7 +37,7 @@ _NOT_COMBINING = {
     "asarray", "array", "asnumpy", "to_numpy", "from_numpy", "from_dlpack", "asanyarray",
     "ascontiguousarray", "asfortranarray", "asarray_chkfinite", "copy", "astype", "require",
     # metadata of sequences read on the host (a cpu array converts to a NumPy view:
-    # tests/test_host_conversion.py); no data combined
+    # tests/interop/test_host_conversion.py); no data combined
     "shape", "ndim", "size", "min_scalar_type", "is_busday",
     # the opt-in to implicit host copies: a context manager
     "allow_host_copies",

@@ -444,7 +444,8 @@ def test_a_parent_that_never_used_cuda_forks_children_that_may(cuda):
         "raise SystemExit(os.waitstatus_to_exitcode(status))\n")
     # the fixture names the emulated driver in the environment, when it is the one
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (os.path.dirname(__file__), os.environ.get("PYTHONPATH")) if p))
+        p for p in (os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # tests/
+                    os.environ.get("PYTHONPATH")) if p))
     done = subprocess.run([sys.executable, "-W", "ignore::DeprecationWarning", "-c", program],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

@@ -303,8 +303,8 @@ def test_a_driver_named_in_the_environment_that_cannot_load(monkeypatch, spec, m
 
 def _extras():
     tomllib = pytest.importorskip("tomllib")
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                        "pyproject.toml")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                        os.pardir, "pyproject.toml")
     if not os.path.exists(path):
         pytest.skip("not run from a checkout")
     with open(path, "rb") as handle:

@@ -181,8 +181,11 @@ def test_one_thread_shim_refuses_a_live_lanes_value():
               f"from test_cuda_reductions import SHUFFLE_PROBE as S; lib = build(S); "
               "out = np.zeros(6, np.int64); "
               "lib.asn_probe(ctypes.c_void_p(out.ctypes.data), ctypes.c_uint(2))")
+    tests = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(         # tests/, for _cuda_host
+        p for p in (tests, os.environ.get("PYTHONPATH")) if p)}
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=os.path.dirname(__file__), check=False)
+                         cwd=os.path.dirname(__file__), env=env, check=False)
     assert run.returncode != 0 and "reads live lane 1" in run.stderr
 
 

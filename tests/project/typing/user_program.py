@@ -1,5 +1,5 @@
 """A typed program using asnumpy, checked by mypy against asnumpy's stubs
-(tests/test_typing.py).  Each ``reveal_type(...)`` line ends with the type mypy must
+(tests/project/test_typing.py).  Each ``reveal_type(...)`` line ends with the type mypy must
 reveal; the test also runs this program, and checks the value has that type.
 """
 

@@ -1,5 +1,5 @@
 """Mistakes asnumpy's stubs catch: each line marked ``# error: CODE`` must get mypy's
-error CODE there, and no other line an error (tests/test_typing.py)."""
+error CODE there, and no other line an error (tests/project/test_typing.py)."""
 
 from __future__ import annotations
 
