@@ -11,19 +11,13 @@ from __future__ import annotations
 import gc
 import threading
 import warnings
-import zlib
 
 import numpy as np
 import pytest
 
 import asnumpy as anp
-from _inputs import random_data
+from _inputs import ALL_DTYPES, DTYPE_IDS, assert_same_array, random_data
 
-ALL_DTYPES = [np.dtype(t) for t in (
-    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-    np.float16, np.float32, np.float64, np.complex64, np.complex128,
-)]
-DTYPE_IDS = [str(d) for d in ALL_DTYPES]
 MULTIBYTE_DTYPES = [d for d in ALL_DTYPES if d.itemsize > 1]
 
 # name -> (shape of the random base array, its memory order, NumPy view of it)
@@ -47,20 +41,6 @@ def host_layout(rng, layout, dtype) -> np.ndarray:
     """A random NumPy array of ``dtype`` in ``layout``."""
     shape, order, view = LAYOUTS[layout]
     return view(random_data(rng, shape, dtype, order))
-
-
-@pytest.fixture
-def rng(request):
-    """A generator seeded from the test's id: fresh data per test, and failures reproduce."""
-    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()))
-
-
-def assert_same_array(actual, expected):
-    """asnumpy array ``actual`` holds exactly NumPy's ``expected`` (values, dtype, shape)."""
-    assert isinstance(actual, anp.ndarray)
-    assert actual.dtype == expected.dtype
-    assert actual.shape == expected.shape
-    np.testing.assert_array_equal(actual.get(), expected, strict=True)
 
 
 def assert_same_host_array(actual, expected):

@@ -28,7 +28,7 @@ from _cuda_host import build, requires_compiler
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
-from test_cuda_codegen import _host_launch, _host_library, run_reduction
+from test_cuda_codegen import _host_launch, _host_library, _spec, run_reduction
 
 import asnumpy as ap
 from asnumpy.backends.cuda import reduction as red
@@ -36,10 +36,6 @@ from asnumpy.backends.cuda.elementwise import ArraySpec
 
 ALL_DTYPES = "?bBhHiIlLqQefdFD"
 INT32_MAX = 2**31 - 1
-
-
-def _spec(a):
-    return ArraySpec(a.dtype, a.shape, a.strides)
 
 
 def _first_pass(source, kernel_name):
