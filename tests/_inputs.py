@@ -1,11 +1,20 @@
-"""Random test inputs shared by the test modules."""
+"""Random test inputs, and the small helpers that go with them, shared by the test modules."""
 
 import numpy as np
 import pytest
 
+import asnumpy
 from asnumpy import testing
 
-__all__ = ["VIEWS", "for_views_and_dtypes", "random_array", "random_data"]
+__all__ = ["ALL_DTYPES", "DTYPE_IDS", "VIEWS", "assert_same_array", "expected_cpu_argsort",
+           "for_views_and_dtypes", "random_array", "random_data"]
+
+#: Every dtype asnumpy arrays hold, and their ids for ``pytest.mark.parametrize``.
+ALL_DTYPES = [np.dtype(t) for t in (
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.float16, np.float32, np.float64, np.complex64, np.complex128,
+)]
+DTYPE_IDS = [str(d) for d in ALL_DTYPES]
 
 
 def random_data(rng, shape, dtype, order="C") -> np.ndarray:
@@ -99,3 +108,11 @@ def expected_cpu_argsort(host, **kind):
             and host.dtype.kind in "biuf" and host.dtype.itemsize <= 4):
         return np.argsort(host, stable=True)
     return np.argsort(host, **kind)
+
+
+def assert_same_array(actual, expected):
+    """asnumpy array ``actual`` holds exactly NumPy's ``expected`` (values, dtype, shape)."""
+    assert isinstance(actual, asnumpy.ndarray)
+    assert actual.dtype == expected.dtype
+    assert actual.shape == expected.shape
+    np.testing.assert_array_equal(actual.get(), expected, strict=True)

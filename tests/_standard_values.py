@@ -5,7 +5,7 @@ asnumpy deviates from NumPy where the standard's special cases say so
 docs/interop.md); differential tests compare asnumpy with
 :func:`following_the_standard` instead of the bare NumPy ufunc.  The
 deviations themselves -- the cpu back end's table -- are checked row by row
-against the standard's text in tests/test_array_api_special_cases.py.
+against the standard's text in tests/core/ufuncs/test_array_api_special_cases.py.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ as data; a name no topic claims is an error, so the reference cannot miss one.
 NumPy's own objects that asnumpy re-exports (its scalar types, ``errstate``, the
 constants) are listed with a link to NumPy's page rather than documented again.
 Sphinx (``docs/api/conf.py``, numpydoc) renders each documented name from its
-docstring; ``tests/test_api_reference.py`` checks the pages are current and builds
+docstring; ``tests/project/test_api_reference.py`` checks the pages are current and builds
 them with warnings as errors.
 """
 

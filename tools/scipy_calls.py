@@ -5,7 +5,7 @@ with ``xp.asarray`` from seeded NumPy data (the same values for every ``xp``),
 calls SciPy the way a user would, and returns the result (an array, a tuple of
 arrays, a scalar).  ``tools/scipy_table.py`` runs each with ``xp = numpy`` and
 with ``xp`` = asnumpy on the cpu device, under ``SCIPY_ARRAY_API=1``, and
-compares; ``tests/test_scipy_array_api.py`` runs the same list.
+compares; ``tests/interop/test_scipy_array_api.py`` runs the same list.
 """
 
 from __future__ import annotations

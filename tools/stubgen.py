@@ -16,7 +16,7 @@ are the code's own); this file adds only the types, as data:
   methods of ndarray and of the random generators return an ndarray unless
   listed; everything else is ``Incomplete`` (typeshed's "not typed yet").
 
-Parameters the tables do not name stay unannotated (``Any``).  ``tests/test_typing.py``
+Parameters the tables do not name stay unannotated (``Any``).  ``tests/project/test_typing.py``
 regenerates the stubs and fails when the committed ones differ, so they cannot
 drift from the code; mypy checks them and a typed user program against them.
 """

@@ -1,4 +1,4 @@
-"""Sphinx configuration of asnumpy's API reference (built by tests/test_api_reference.py).
+"""Sphinx configuration of asnumpy's API reference (built by tests/project/test_api_reference.py).
 
     python tools/api_reference.py && python tools/device_table.py   # regenerate the pages
     python -m sphinx -W --keep-going -b html docs/api /tmp/asnumpy-api   # build them
