@@ -351,6 +351,7 @@ class Plan:
                     and x._strides == contiguous_strides(x._shape, x._dtype.itemsize))
                 for x in inputs)
         self._key = (_signature_key(inputs), None if where is None else _signature_key((where,)))
+        self._matches = _layout_matcher(inputs, device)
 
     def __repr__(self):
         loop = ",".join(d.char for d in self.loop)
@@ -364,7 +365,7 @@ class Plan:
         the output array (a tuple of them for several outputs).
         """
         if (where is None and stream is None and not self._compare_ints
-                and self._single is not None and _signature_key(args) == self._key[0]):
+                and self._single is not None and self._matches(args)):
             # the lean paths: the planned operands, the current stream, and one output
             # array of the planned layout or none
             if out is None:
@@ -469,6 +470,40 @@ def _traced_operand(values):
         if hasattr(type(value), "__asnumpy_ufunc__"):
             return value
     return None
+
+
+def _layout_matcher(inputs, device):
+    """``matches(args)``: whether ``args`` have the planned signature of ``inputs``.
+
+    For one or two asnumpy arrays (a held plan's usual operands) the check is
+    written out, attribute by attribute (a dtype by identity: an equal dtype
+    that is another object takes the general check); otherwise it is
+    :func:`_signature_key`'s comparison.
+    """
+    key = _signature_key(inputs)
+    if not inputs or len(inputs) > 2 or any(type(x) is not ndarray for x in inputs):
+        return lambda args: _signature_key(args) == key
+    if len(inputs) == 1:
+        (d0, s0, t0, _), = key
+
+        def matches(args):
+            if len(args) != 1:
+                return _signature_key(args) == key
+            x, = args
+            return (type(x) is ndarray and x._dtype is d0 and x._shape == s0
+                    and x._strides == t0 and x._device is device) or _signature_key(args) == key
+        return matches
+    (d0, s0, t0, _), (d1, s1, t1, _) = key
+
+    def matches(args):
+        if len(args) != 2:
+            return _signature_key(args) == key
+        x, y = args
+        return (type(x) is ndarray and type(y) is ndarray and x._dtype is d0 and y._dtype is d1
+                and x._shape == s0 and y._shape == s1 and x._strides == t0
+                and y._strides == t1 and x._device is device and y._device is device
+                ) or _signature_key(args) == key
+    return matches
 
 
 def _signature_key(values):

@@ -186,37 +186,40 @@ def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
     stays under :data:`SPLIT_MIN_WORK` (read at each call: tests lower it),
     and NumPy may also make the result itself (``compute``: the caller adopts
     it, as the fast lane does, where NumPy's layout is the planned one; None
-    when the work is to be split).
-    Anything else is the general kernel.
+    when the work is to be split).  When every operand already has its
+    loop's dtype, NumPy's own resolution picks that very loop and the call
+    passes no ``signature``/``casting`` (NumPy's quicker path).  Anything else
+    is the general kernel.
     """
     f, weight = _UFUNCS[name]
     loop = tuple(loop)
+    nin = len(inputs)
 
     def general(outs, inputs, where):
         ufunc(outs, name, loop, inputs, where)
 
-    nin = len(inputs)
     if (where is not None or len(outs) != 1 or nin > 2 or not weight
             or name in STANDARD_VALUES and np.dtype(loop[0]).char in STANDARD_VALUES[name][0]):
         return PreparedUfunc(general)
+    exact = outs[0]._dtype == loop[-1] and all(
+        getattr(x, "_dtype", getattr(x, "dtype", None)) == dtype
+        for x, dtype in zip(inputs, loop))
+    options = {} if exact else {"signature": loop, "casting": "unsafe"}
+    nbytes = outs[0].nbytes
 
     def launch(outs, inputs, where):
         out = outs[0]._native
         if out is None:
             out = view(outs[0])
-        if out.nbytes * weight >= SPLIT_MIN_WORK:
+        if nbytes * weight >= SPLIT_MIN_WORK:
             return ufunc(outs, name, loop, inputs, where)
         if nin == 2:
             x, y = inputs
             f(x if type(x) is _ndarray else _device_or_scalar(x),
-              y if type(y) is _ndarray else _device_or_scalar(y), out=out, signature=loop,
-              casting="unsafe")
+              y if type(y) is _ndarray else _device_or_scalar(y), out=out, **options)
         else:
             x = inputs[0]
-            f(x if type(x) is _ndarray else _device_or_scalar(x), out=out, signature=loop,
-              casting="unsafe")
-
-    nbytes = outs[0].nbytes
+            f(x if type(x) is _ndarray else _device_or_scalar(x), out=out, **options)
 
     def compute(inputs):
         if nbytes * weight >= SPLIT_MIN_WORK:
@@ -224,12 +227,10 @@ def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
         if nin == 2:
             x, y = inputs
             result = f(x if type(x) is _ndarray else _device_or_scalar(x),
-                       y if type(y) is _ndarray else _device_or_scalar(y), signature=loop,
-                       casting="unsafe")
+                       y if type(y) is _ndarray else _device_or_scalar(y), **options)
         else:
             x = inputs[0]
-            result = f(x if type(x) is _ndarray else _device_or_scalar(x), signature=loop,
-                       casting="unsafe")
+            result = f(x if type(x) is _ndarray else _device_or_scalar(x), **options)
         return result if type(result) is _ndarray else np.asarray(result)
 
     return PreparedUfunc(launch, compute)
