@@ -68,7 +68,7 @@ _LAZY_METHODS = {
     "asnumpy._core.reductions": (
         "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "nonzero",
         "prod", "std", "sum", "var"),
-    "asnumpy._core.elementwise": ("clip", "dot", "round"),
+    "asnumpy._core.math_functions": ("clip", "dot", "round"),
     "asnumpy._core.indexing": ("choose", "compress", "diagonal", "put", "take", "trace",
                                "_advanced_getitem", "_advanced_setitem", "_is_basic_index"),
     "asnumpy._core.manipulation": ("flatten", "ravel", "resize", "squeeze"),
@@ -146,8 +146,8 @@ __all__ += _LAZY.export("._core.reductions", (
     "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmean", "nanvar", "nanstd",
     "nancumsum", "nancumprod", "count_nonzero", "average", "nonzero",
 ))
-# -- elementwise helpers (clip, round, diff, isclose, softmax, ...)
-__all__ += _LAZY.export("._core.elementwise", (
+# -- mathematical functions composed of ufuncs (clip, round, diff, isclose, softmax, ...)
+__all__ += _LAZY.export("._core.math_functions", (
     "clip", "nan_to_num", "around", "round", "fix", "real", "imag", "angle", "real_if_close",
     "sinc", "i0", "diff", "ediff1d", "gradient", "trapezoid", "unwrap", "interp", "dot",
     "cross", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",

@@ -24,7 +24,7 @@ from ..runtime.memory import accounting_pools
 from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch, register_array_class
-from . import _copying as transfer  # host <-> device copies (get, to, from_numpy)
+from . import _host_device_copies as copies  # host <-> device copies (get, to, from_numpy)
 from .._errors import user_stacklevel
 
 __all__ = ["ndarray", "Flags"]
@@ -470,7 +470,7 @@ class ndarray:
         value = round(self._python_scalar("__round__"), ndigits)
         if ndigits is None:
             return value
-        return transfer.from_host(np.asarray(value), self._device, None, func="round")
+        return copies.from_host(np.asarray(value), self._device, None, func="round")
 
     def __floor__(self) -> int:
         return math.floor(self._python_scalar("__floor__", as_float=True))
@@ -753,7 +753,7 @@ class ndarray:
         once that stream is synchronized.  ``out`` is a NumPy array of the
         same shape to copy into.
         """
-        return transfer.to_host(self, out=out, stream=stream, func="ndarray.get")
+        return copies.to_host(self, out=out, stream=stream, func="ndarray.get")
 
     def _host_copy(self) -> np.ndarray:
         """A complete host copy: Python values (item, bool, ...) never see pending data."""
@@ -768,19 +768,19 @@ class ndarray:
     @classmethod
     def from_numpy(cls, array, device=None, stream=None) -> "ndarray":
         """Copy a NumPy array (or array-like) to ``device`` (the current one)."""
-        host = transfer.host_array(array, None, "ndarray.from_numpy")
-        return transfer.from_host(host, Device(device), stream, func="ndarray.from_numpy")
+        host = copies.host_array(array, None, "ndarray.from_numpy")
+        return copies.from_host(host, Device(device), stream, func="ndarray.from_numpy")
 
     def to(self, device, stream=None) -> "ndarray":
         """This array on ``device``: itself if already there, else a copy."""
-        return transfer.to_device(self, Device(device), stream, func="ndarray.to")
+        return copies.to_device(self, Device(device), stream, func="ndarray.to")
 
 
 register_array_class(ndarray)      # empty() builds this class (_launch.py)
 
 
 def _rebuild(host, device_name):
-    return transfer.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
+    return copies.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
 
 
 def _component_dtype(dtype: np.dtype) -> np.dtype:
@@ -867,13 +867,13 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     elif isinstance(value, (list, tuple)):
         # Sequences are converted straight to the target dtype, as NumPy does
         # (so large Python ints stay exact and out-of-range ones raise).
-        host = transfer.host_value(value, target._dtype)
+        host = copies.host_value(value, target._dtype)
         if host.ndim > target.ndim:
             raise ValueError(_SEQUENCE_INTO_ELEMENT + ("" if element else (
                 " The requested array would exceed the maximum number of dimension of "
                 f"{target.ndim}.")))
     else:
-        host = transfer.host_value(value)
+        host = copies.host_value(value)
     if element and host is not None and host.ndim:
         _assign_to_element_as_numpy(target, host, func)
         return
@@ -885,7 +885,7 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     if host.dtype.kind not in "biufc":
         host = host.astype(target._dtype)     # strings, objects: NumPy's conversion
     host = host.reshape(_assignable_shape(host.shape, target._shape))
-    transfer.copy_host_into(target, host, None, func)
+    copies.copy_host_into(target, host, None, func)
 
 
 _SEQUENCE_INTO_ELEMENT = "setting an array element with a sequence."

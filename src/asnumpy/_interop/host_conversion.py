@@ -33,7 +33,7 @@ import warnings
 
 import numpy as np
 
-from .._core._copying import SEQUENCES
+from .._core._host_device_copies import SEQUENCES
 from .._core.ndarray import ndarray
 
 __all__ = ["HostCopyWarning", "allow_host_copies", "array", "get_implicit_host_copies",

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _layout
 from ..ndarray import ndarray
-from ._common import (
+from ._probes import (
     device_operand,
     launch_inplace,
     named,

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._launch import check_same_device, empty
 from ..ndarray import ndarray
-from ._common import (
+from ._probes import (
     host_of,
     in_bounds_mode,
     is_scalar,

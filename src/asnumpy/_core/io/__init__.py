@@ -7,7 +7,7 @@ directions.  Loaders take ``device=`` to place the result on a chosen device.
 from __future__ import annotations
 
 from ..._lazy import LazyExports
-from .._methods import attach_methods
+from ..ndarray_members import attach_methods
 from .raw import fromfile, fromstring, tofile
 
 # .npy/.npz files (zipfile, pickle) and text files load on first use: `import asnumpy`

@@ -9,8 +9,8 @@ import os
 import numpy as np
 
 from ... import _dtypes
-from ..reductions._common import named
-from ._common import to_device_array
+from ..reductions._operands import named
+from ._host_data import to_device_array
 
 __all__ = ["fromfile", "fromstring", "tofile"]
 

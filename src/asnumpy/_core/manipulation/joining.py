@@ -15,7 +15,7 @@ import numpy as np
 
 from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
-from ._common import named_errors, normalize_axis, operands
+from ._operands import named_errors, normalize_axis, operands
 from .shapes import atleast_1d, atleast_2d, atleast_3d, expand_dims, ravel
 from ..._errors import user_stacklevel
 

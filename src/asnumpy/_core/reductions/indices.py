@@ -17,7 +17,7 @@ import numpy as np
 from .._launch import check_same_device, empty, launch
 from .._layout import shape_text
 from ..ndarray import ndarray
-from ._common import INTP, NoValue, device_operand, named
+from ._operands import INTP, NoValue, device_operand, named
 from ._docs import ONE_AXIS
 from ._signatures import define, like_argmax
 from .basic import count_nonzero

@@ -17,7 +17,7 @@ import inspect
 
 import numpy as np
 
-from .._copying import from_host
+from .._host_device_copies import from_host
 from ..ndarray import ndarray
 from .catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
 from .fast import binary_lanes, no_lane

@@ -3,7 +3,7 @@ diagonal and trace (``a.take(...)`` is ``asnumpy.take(a, ...)``)."""
 
 from __future__ import annotations
 
-from .. import _methods
+from .. import ndarray_members
 from . import diagonals, taking
 
 __all__ = ["attach_methods"]
@@ -32,4 +32,4 @@ METHODS = {
 
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its indexing methods."""
-    _methods.attach_methods(METHODS)
+    ndarray_members.attach_methods(METHODS)

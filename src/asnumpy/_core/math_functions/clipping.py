@@ -6,7 +6,7 @@ import numpy as np
 
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import copyto, device_of, probe, to_device
+from ._operands import copyto, device_of, probe, to_device
 
 __all__ = ["clip", "nan_to_num"]
 

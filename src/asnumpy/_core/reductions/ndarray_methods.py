@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from .. import _methods
+from .. import ndarray_members
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 from . import basic, cumulative, indices, statistics
@@ -59,6 +59,6 @@ def _with_lane(method, lane):
 
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its reduction methods."""
-    _methods.attach_methods(METHODS)
+    ndarray_members.attach_methods(METHODS)
     for name, ufunc_name in _LANES.items():
         setattr(ndarray, name, _with_lane(getattr(ndarray, name), UFUNCS[ufunc_name]._reduce_lane))

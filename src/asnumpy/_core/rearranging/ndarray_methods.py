@@ -7,7 +7,7 @@ TypeError for others, as NumPy does.
 
 from __future__ import annotations
 
-from .. import _methods
+from .. import ndarray_members
 from . import tiling
 
 __all__ = ["attach_methods"]
@@ -20,4 +20,4 @@ METHODS = {
 
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its rearranging methods."""
-    _methods.attach_methods(METHODS)
+    ndarray_members.attach_methods(METHODS)

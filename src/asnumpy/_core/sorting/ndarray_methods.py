@@ -7,12 +7,12 @@ functions of the same names.
 
 from __future__ import annotations
 
-from .. import _methods
+from .. import ndarray_members
 from .._launch import launch
 from ..ndarray import ndarray
 from . import search
 from . import sort as _sort
-from ._common import named, normalize_axis, on_device
+from ._numpy_calls import named, normalize_axis, on_device
 
 __all__ = ["METHODS", "attach_methods"]
 
@@ -67,6 +67,6 @@ _IN_PLACE = {"sort": sort, "partition": partition}
 
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its sorting and searching methods."""
-    _methods.attach_methods(METHODS)
+    ndarray_members.attach_methods(METHODS)
     for name, function in _IN_PLACE.items():
         getattr(ndarray, name).__doc__ = function.__doc__

@@ -15,7 +15,7 @@ import numpy as np
 from ...runtime.device import get_device
 from .._launch import check_same_device, launch, launch_on
 from ..ndarray import ndarray
-from ..reductions._common import device_operand, named
+from ..reductions._operands import device_operand, named
 
 __all__ = [
     "INTP",

@@ -6,7 +6,7 @@ changes the array in place (see :func:`.shapes.resize_method`).
 
 from __future__ import annotations
 
-from .. import _methods
+from .. import ndarray_members
 from ..ndarray import ndarray
 from . import shapes
 
@@ -22,7 +22,7 @@ METHODS = {
 
 def attach_methods() -> None:
     """Give :class:`asnumpy.ndarray` its shape-manipulation methods."""
-    _methods.attach_methods(METHODS)
+    ndarray_members.attach_methods(METHODS)
     # There is no asnumpy.flatten to refer to: the method documents itself.
     ndarray.flatten.__doc__ = ("a.flatten(order='C')\n\nA copy of the array collapsed "
                                "into one dimension (see :func:`asnumpy.ravel`).")

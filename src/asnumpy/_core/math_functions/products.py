@@ -11,7 +11,7 @@ from .._launch import empty
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
+from ._operands import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
 from ..._errors import user_stacklevel
 
 __all__ = ["cross", "dot"]
