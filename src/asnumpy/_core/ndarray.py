@@ -156,12 +156,18 @@ class ndarray:
     than this constructor.  Indexing with integers returns 0-d arrays that
     stay on the device (as CuPy does), not NumPy scalars; ``item()``,
     ``get()`` and ``asnumpy()`` bring values to the host explicitly.
+
+    The class body holds the layout, views, basic indexing and conversions.
+    The members built from the front end's functions and protocols (the
+    operators, ``sum``, ``sort``, ``take``, ``__array_ufunc__``, ...) are
+    listed, with the module that gives each, in
+    ``asnumpy/_core/ndarray_members.py``, which attaches them.
     """
 
     __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_device", "_base",
                  "_writeable", "_native", "__weakref__")
     # NumPy's dispatch protocols (__array_ufunc__, __array_function__) and the
-    # other interop protocols are installed by the asnumpy._interop package:
+    # other interop protocols come from the asnumpy._interop package (ndarray_members.py):
     # numpy.sum(a) runs asnumpy.sum; numpy.asarray(a) is a view on cpu only.
     __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
     __hash__ = None
@@ -838,8 +844,8 @@ def _is_basic_key(key) -> bool:
     kind = type(key)
     if kind is int or kind is slice or key is Ellipsis or key is None:
         return True
-    # tuples, arrays, lists: the indexing package's full test, which it sets on the
-    # class (a method declared in asnumpy._LAZY_METHODS: first use imports it)
+    # tuples, arrays, lists: the indexing package's full test, on the class from
+    # indexing/getset.py (ndarray_members.ON_FIRST_USE: first use imports it)
     return ndarray._is_basic_index(key)
 
 

@@ -1,9 +1,24 @@
-"""ndarray methods generated from tables: ``a.take(...)`` is ``asnumpy.take(a, ...)``.
+"""Every member of :class:`asnumpy.ndarray` that its class body does not define.
 
-Each package that gives ndarray methods lists them as data — method name,
-the function, its parameters after ``self`` in NumPy's positional order,
-and its keyword-only parameters — and calls :func:`attach_methods`.
-Argument errors are Python's own, worded for the method.
+``ndarray.py`` sits below the packages whose functions most of its methods
+are (``a.sum(...)`` is ``asnumpy.sum(a, ...)``, from ``reductions/``), so those
+members are added to the class from outside.  This module is where a reader
+finds them all: :data:`MEMBERS` names, for each module that gives ndarray
+members, the members it gives; that module holds them as a table,
+``NDARRAY_MEMBERS`` (name -> a ``make_method`` spec, or the member itself),
+and ends by handing it to :func:`attach`, the one loop that sets them on the
+class.  ``tests/test_ndarray_members.py`` holds the tables to this list.
+
+The modules of :data:`IMPORTED` are imported by ``import asnumpy``; those of
+:data:`ON_FIRST_USE` are not (tests/test_import_time.py): their members are
+placeholders (:class:`asnumpy._lazy.LazyAttribute`, installed by
+``asnumpy/__init__.py``) whose first access imports the module, and so
+attaches the real ones.
+
+A spec is ``(function, positional[, keyword_only[, call]])``: the function,
+its parameters after ``self`` in NumPy's positional order, its keyword-only
+parameters, and how to call it (:func:`make_method`).  Argument errors are
+Python's own, worded for the method.
 """
 
 from __future__ import annotations
@@ -12,16 +27,57 @@ import inspect
 
 from .ndarray import ndarray
 
-__all__ = ["make_method", "attach_methods"]
+__all__ = ["IMPORTED", "MEMBERS", "ON_FIRST_USE", "attach", "make_method"]
+
+_BINARY = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor",
+           "lshift", "rshift")
+
+# module -> the ndarray members its NDARRAY_MEMBERS table gives, for the modules that
+# `import asnumpy` imports (their members are on the class once it has been imported) ...
+IMPORTED = {
+    # the operators, generated from the catalog's operator tables (ufuncs/operators.py)
+    "asnumpy._core.ufuncs": (
+        *(f"__{form}{op}__" for op in _BINARY for form in ("", "r", "i")), "__divmod__",
+        "__rdivmod__", *(f"__{op}__" for op in ("eq", "ne", "lt", "le", "gt", "ge")),
+        *(f"__{op}__" for op in ("neg", "pos", "abs", "invert")), "conj", "conjugate"),
+    "asnumpy._interop.array_api": ("__array_namespace__", "to_device"),
+    "asnumpy._interop.dispatch": ("__array_function__", "__array_ufunc__"),
+    "asnumpy._interop.host_conversion": ("__array__", "__pandas_priority__"),
+    "asnumpy._interop.pickling": ("__reduce_ex__",),
+}
+# ... and for those imported on first use (a placeholder until then)
+ON_FIRST_USE = {
+    "asnumpy._core.reductions.ndarray_methods": (
+        "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "nonzero",
+        "prod", "std", "sum", "var"),
+    "asnumpy._core.math_functions.ndarray_methods": ("clip", "dot", "round"),
+    "asnumpy._core.indexing.ndarray_methods": ("choose", "compress", "diagonal", "put", "take",
+                                               "trace"),
+    # a[key] and a[key] = v beyond basic indexing (ndarray.__getitem__/__setitem__ call them)
+    "asnumpy._core.indexing.getset": ("_advanced_getitem", "_advanced_setitem",
+                                      "_is_basic_index"),
+    "asnumpy._core.manipulation.ndarray_methods": ("flatten", "ravel", "resize", "squeeze"),
+    "asnumpy._core.rearranging.ndarray_methods": ("repeat",),
+    "asnumpy._core.sorting.ndarray_methods": ("argpartition", "argsort", "partition",
+                                              "searchsorted", "sort"),
+    "asnumpy._core.io.raw": ("tofile",),
+    "asnumpy._core.iterators": ("flat",),
+    "asnumpy._interop.dlpack": ("__cuda_array_interface__", "__dlpack__", "__dlpack_device__"),
+}
+MEMBERS = {**IMPORTED, **ON_FIRST_USE}
 
 
 def _call_with_self_first(function, self, arguments):
     return function(self, **arguments)
 
 
-def make_method(name, function, positional, keyword_only=(), call=_call_with_self_first):
+def make_method(name, function, positional, keyword_only=(), call=_call_with_self_first,
+                doc=None):
     """An ndarray method ``name`` that binds its arguments by name and calls
-    ``call(function, self, arguments)`` (by default ``function(self, **arguments)``)."""
+    ``call(function, self, arguments)`` (by default ``function(self, **arguments)``).
+
+    Its docstring is `doc`, or else one that points to ``asnumpy.<name>``.
+    """
     positional, keyword_only = tuple(positional), tuple(keyword_only)
     allowed = frozenset(positional + keyword_only)
     shown = ", ".join(positional + (("*",) + keyword_only if keyword_only else ()))
@@ -43,8 +99,8 @@ def make_method(name, function, positional, keyword_only=(), call=_call_with_sel
 
     method.__name__ = method.__qualname__ = name
     method.__signature__ = _signature(function, positional, keyword_only)
-    method.__doc__ = (f"a.{name}({shown})\n\nSee :func:`asnumpy.{name}` for the full "
-                      "documentation.")
+    method.__doc__ = doc or (f"a.{name}({shown})\n\nSee :func:`asnumpy.{name}` for the full "
+                             "documentation.")
     return method
 
 
@@ -64,7 +120,14 @@ def _signature(function, positional, keyword_only) -> inspect.Signature:
     return inspect.Signature(parameters)
 
 
-def attach_methods(table) -> None:
-    """Set ``ndarray.<name>`` for each ``name: (function, positional[, keyword_only[, call]])``."""
-    for name, spec in table.items():
-        setattr(ndarray, name, make_method(name, *spec))
+def attach(module: str, table: dict) -> None:
+    """Set ``ndarray.<name>`` for each ``name: member`` of `module`'s table: a tuple is a
+    spec for :func:`make_method`, anything else (a function, a property, a value) is the
+    member itself.  The one place outside ``ndarray.py`` that gives the class members."""
+    for name, member in table.items():
+        if ATTACHED.setdefault(name, module) != module:
+            raise RuntimeError(f"{module} and {ATTACHED[name]} both give ndarray.{name}")
+        setattr(ndarray, name, make_method(name, *member) if type(member) is tuple else member)
+
+
+ATTACHED: dict[str, str] = {}       # member -> the module whose table gave it

@@ -12,11 +12,9 @@ indices, ix_, ravel_multi_index, unravel_index), :mod:`.memory`
 from __future__ import annotations
 
 from . import diagonals, indices, memory, selection, taking
-from . import getset  # noqa: F401  (sets ndarray's advanced-indexing branch)
 from .diagonals import *
 from .indices import *
 from .memory import *
-from .ndarray_methods import attach_methods
 from .selection import *
 from .taking import *
 
@@ -24,5 +22,3 @@ __all__ = []
 for _module in (taking, selection, diagonals, indices, memory):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

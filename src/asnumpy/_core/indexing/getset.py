@@ -19,6 +19,7 @@ import numpy as np
 
 from .._launch import check_same_device, empty
 from ..ndarray import ndarray
+from ..ndarray_members import attach
 from ._probes import (
     host_of,
     in_bounds_mode,
@@ -170,7 +171,8 @@ def setitem(a: ndarray, key, value) -> None:
 
 # ndarray's advanced-indexing branch.  ndarray.py sits below this package and does not
 # import it: its __getitem__/__setitem__ reach these through the class, where they are
-# declared lazy (asnumpy._LAZY_METHODS), so their first use imports this package.
-ndarray._advanced_getitem = getitem
-ndarray._advanced_setitem = setitem
-ndarray._is_basic_index = staticmethod(is_basic_key)
+# placeholders until first use (ndarray_members.ON_FIRST_USE), which imports this module.
+NDARRAY_MEMBERS = {"_advanced_getitem": getitem, "_advanced_setitem": setitem,
+                   "_is_basic_index": staticmethod(is_basic_key)}
+
+attach(__name__, NDARRAY_MEMBERS)

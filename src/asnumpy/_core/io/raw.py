@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from ... import _dtypes
+from ..ndarray_members import attach
 from ..reductions._operands import named
 from ._host_data import to_device_array
 
@@ -140,3 +141,9 @@ def fromstring(string, dtype=float, count=-1, *, sep="", like=None, device=None)
     dtype = _dtypes.to_dtype(dtype, "fromstring")
     host = np.fromstring(string, dtype=dtype, count=count, sep=sep)
     return to_device_array(host, device, "fromstring")
+
+
+# the ndarray member this module gives (ndarray_members.py): a.tofile(fid, sep, format)
+NDARRAY_MEMBERS = {"tofile": (tofile, ("fid", "sep", "format"))}
+
+attach(__name__, NDARRAY_MEMBERS)

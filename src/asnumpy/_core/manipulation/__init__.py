@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from . import joining, shapes, splitting
 from .joining import *
-from .ndarray_methods import attach_methods
 from .shapes import *
 from .splitting import *
 
@@ -21,5 +20,3 @@ __all__ = []
 for _module in (shapes, joining, splitting):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

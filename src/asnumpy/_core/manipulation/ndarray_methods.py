@@ -6,25 +6,23 @@ changes the array in place (see :func:`.shapes.resize_method`).
 
 from __future__ import annotations
 
-from .. import ndarray_members
-from ..ndarray import ndarray
+from ..ndarray_members import attach, make_method
 from . import shapes
 
-__all__ = ["attach_methods"]
+__all__ = ["NDARRAY_MEMBERS"]
 
+shapes.resize_method.__name__ = shapes.resize_method.__qualname__ = "resize"
+
+# the ndarray members this module gives (ndarray_members.py):
 # method -> (function, its parameters after ``self``, in NumPy's order)
-METHODS = {
+NDARRAY_MEMBERS = {
     "ravel": (shapes.ravel, ("order",)),
-    "flatten": (shapes.flatten, ("order",)),
+    # there is no asnumpy.flatten to refer to: the method documents itself
+    "flatten": make_method("flatten", shapes.flatten, ("order",), doc=(
+        "a.flatten(order='C')\n\nA copy of the array collapsed into one dimension (see "
+        ":func:`asnumpy.ravel`).")),
     "squeeze": (shapes.squeeze, ("axis",)),
+    "resize": shapes.resize_method,
 }
 
-
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its shape-manipulation methods."""
-    ndarray_members.attach_methods(METHODS)
-    # There is no asnumpy.flatten to refer to: the method documents itself.
-    ndarray.flatten.__doc__ = ("a.flatten(order='C')\n\nA copy of the array collapsed "
-                               "into one dimension (see :func:`asnumpy.ravel`).")
-    shapes.resize_method.__name__ = shapes.resize_method.__qualname__ = "resize"
-    ndarray.resize = shapes.resize_method
+attach(__name__, NDARRAY_MEMBERS)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from .applying import apply_along_axis, apply_over_axes, piecewise
 from .editing import append, delete, insert, trim_zeros
 from .flipping import flip, fliplr, flipud, roll, rot90
-from .ndarray_methods import attach_methods
 from .padding import pad
 from .tiling import repeat, tile
 
@@ -36,5 +35,3 @@ __all__ = [
     "tile",
     "trim_zeros",
 ]
-
-attach_methods()

@@ -18,7 +18,6 @@ from . import basic, cumulative, indices, nan, statistics
 from .basic import *
 from .cumulative import *
 from .indices import *
-from .ndarray_methods import attach_methods
 from .nan import *
 from .statistics import *
 
@@ -27,5 +26,3 @@ __all__ = []
 for _module in (basic, cumulative, indices, nan, statistics):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

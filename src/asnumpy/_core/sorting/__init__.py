@@ -19,7 +19,6 @@ from . import sets as _sets
 from . import sort as _sort
 from .bits import *
 from .counting import *
-from .ndarray_methods import attach_methods
 from .search import *
 from .sets import *
 from .sort import *
@@ -28,5 +27,3 @@ __all__ = []
 for _module in (_sort, _search, _sets, _counting, _bits):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

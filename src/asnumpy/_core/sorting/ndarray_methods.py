@@ -7,14 +7,14 @@ functions of the same names.
 
 from __future__ import annotations
 
-from .. import ndarray_members
 from .._launch import launch
-from ..ndarray import ndarray
+from ..ndarray_members import attach, make_method
 from . import search
-from . import sort as _sort
+# by name: the package binds ``sort`` to the function once it is imported
+from .sort import _probe, argpartition, argsort
 from ._numpy_calls import named, normalize_axis, on_device
 
-__all__ = ["METHODS", "attach_methods"]
+__all__ = ["NDARRAY_MEMBERS"]
 
 
 def _writeable(self, name):
@@ -28,7 +28,7 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None):
 
     Sort the array in place.  See :func:`asnumpy.sort` for the parameters.
     """
-    _sort._probe(self).sort(axis=axis, kind=kind, order=order, stable=stable)
+    _probe(self).sort(axis=axis, kind=kind, order=order, stable=stable)
     _writeable(self, "sort")
     if self.size:
         launch("sort", self, self, normalize_axis(axis, self.ndim), kind, stable,
@@ -52,21 +52,17 @@ def partition(self, kth, axis=-1, kind="introselect", order=None):
 _SORT_ARGUMENTS = (("axis", "kind", "order"), ("stable",))
 _PARTITION_ARGUMENTS = (("kth", "axis", "kind", "order"),)
 
-# method -> (function, its parameters after ``self`` in NumPy's order[, keyword-only ones])
-METHODS = {
-    "sort": (sort, *_SORT_ARGUMENTS),
-    "argsort": (_sort.argsort, *_SORT_ARGUMENTS),
-    "partition": (partition, *_PARTITION_ARGUMENTS),
-    "argpartition": (_sort.argpartition, *_PARTITION_ARGUMENTS),
+# the ndarray members this module gives (ndarray_members.py):
+# method -> (function, its parameters after ``self`` in NumPy's order[, keyword-only ones]).
+# The in-place methods keep their own docstrings (the generated one would point to the
+# copying function).
+NDARRAY_MEMBERS = {
+    "sort": make_method("sort", sort, *_SORT_ARGUMENTS, doc=sort.__doc__),
+    "argsort": (argsort, *_SORT_ARGUMENTS),
+    "partition": make_method("partition", partition, *_PARTITION_ARGUMENTS,
+                             doc=partition.__doc__),
+    "argpartition": (argpartition, *_PARTITION_ARGUMENTS),
     "searchsorted": (search.searchsorted, ("v", "side", "sorter")),
 }
 
-# the in-place methods keep their own docstrings (the generated one points to the copying function)
-_IN_PLACE = {"sort": sort, "partition": partition}
-
-
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its sorting and searching methods."""
-    ndarray_members.attach_methods(METHODS)
-    for name, function in _IN_PLACE.items():
-        getattr(ndarray, name).__doc__ = function.__doc__
+attach(__name__, NDARRAY_MEMBERS)
