@@ -25,7 +25,7 @@ from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch, register_array_class
 from . import _host_device_copies as copies  # host <-> device copies (get, to, from_numpy)
-from .._errors import user_stacklevel
+from .._errors import read_only_error, user_stacklevel
 
 __all__ = ["ndarray", "Flags"]
 
@@ -572,7 +572,7 @@ class ndarray:
 
     def __setitem__(self, key, value) -> None:
         if not self._writeable:
-            raise ValueError("assignment destination is read-only")
+            raise read_only_error(None, "assignment destination")      # NumPy's words exactly
         if not _is_basic_key(key):
             return self._advanced_setitem(key, value)   # (indexing/getset.py)
         target = self if key is Ellipsis else self[key]
@@ -664,7 +664,7 @@ class ndarray:
     def fill(self, value) -> None:
         """Set every element to the scalar ``value`` (NumPy's conversion rules)."""
         if not self._writeable:
-            raise ValueError("assignment destination is read-only")
+            raise read_only_error("ndarray.fill", "assignment destination")
         if isinstance(value, ndarray):
             check_same_device("ndarray.fill", self._device, value)
             if value.ndim:

@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from ..._errors import check_writeable
 from .._launch import check_same_device, empty
 from ..ndarray import ndarray
 from ..ndarray_members import attach
@@ -156,8 +157,7 @@ def _value_for(a: ndarray, value):
 
 def setitem(a: ndarray, key, value) -> None:
     """``a[key] = value`` for an advanced key, in place on the device."""
-    if not a._writeable:
-        raise ValueError("assignment destination is read-only")
+    check_writeable(a, None, "assignment destination")        # as ndarray.__setitem__
     host_key, dev_key = _split_key(key, a._device)
     host_value, dev_value = _value_for(a, value)
     target = writable_standin(a)

@@ -7,6 +7,7 @@ functions of the same names.
 
 from __future__ import annotations
 
+from ..._errors import check_writeable
 from .._launch import launch
 from ..ndarray_members import attach, make_method
 from . import search
@@ -17,11 +18,6 @@ from ._numpy_calls import named, normalize_axis, on_device
 __all__ = ["NDARRAY_MEMBERS"]
 
 
-def _writeable(self, name):
-    if not self.flags.writeable:
-        raise ValueError(f"{name} array is read-only")
-
-
 @named("ndarray.sort")
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
     """a.sort(axis=-1, kind=None, order=None, *, stable=None)
@@ -29,7 +25,7 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None):
     Sort the array in place.  See :func:`asnumpy.sort` for the parameters.
     """
     _probe(self).sort(axis=axis, kind=kind, order=order, stable=stable)
-    _writeable(self, "sort")
+    check_writeable(self, "ndarray.sort", "sort array")
     if self.size:
         launch("sort", self, self, normalize_axis(axis, self.ndim), kind, stable,
                func="ndarray.sort")
@@ -44,7 +40,7 @@ def partition(self, kth, axis=-1, kind="introselect", order=None):
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     axis = normalize_axis(axis, self.ndim)
-    _writeable(self, "partition")
+    check_writeable(self, "ndarray.partition", "partition array")
     launch("numpy_function", (self,), "partition", (self, on_device(kth, self._device)),
            {"axis": axis, "kind": kind}, func="ndarray.partition")
 
