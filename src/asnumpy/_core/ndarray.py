@@ -862,7 +862,7 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
                 np.zeros((), value.dtype), value.shape)   # only a bool takes one value's truth
             _assign_to_element_as_numpy(target, probe, func)
             return
-        value = value.reshape(_assignable_shape(value.shape, target._shape))
+        value = value.reshape(_layout.assignable_shape(value.shape, target._shape))
         launch("copy", target, value, func=func)
         return
     if _is_scalar(value):
@@ -890,7 +890,7 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
         return
     if host.dtype.kind not in "biufc":
         host = host.astype(target._dtype)     # strings, objects: NumPy's conversion
-    host = host.reshape(_assignable_shape(host.shape, target._shape))
+    host = host.reshape(_layout.assignable_shape(host.shape, target._shape))
     copies.copy_host_into(target, host, None, func)
 
 
@@ -928,21 +928,3 @@ def _is_integer_index(item) -> bool:
 def _is_scalar(value) -> bool:
     """Whether NumPy assigns ``value`` as one element (Python and NumPy scalars, str, bytes)."""
     return isinstance(value, (int, float, complex, bool, str, bytes, np.generic))
-
-
-def _assignable_shape(source_shape, target_shape) -> tuple[int, ...]:
-    """``source_shape`` without the leading axes of length 1 beyond the target's (as NumPy).
-
-    Raises NumPy's ValueError unless the result broadcasts to ``target_shape``.
-    """
-    source = tuple(source_shape)
-    while len(source) > len(target_shape) and source[0] == 1:
-        source = source[1:]
-    fits = len(source) <= len(target_shape) and all(
-        s in (1, t) for s, t in zip(reversed(source), reversed(target_shape)))
-    if not fits:
-        raise ValueError(
-            f"could not broadcast input array from shape {_layout.shape_text(source)} "
-            f"into shape {_layout.shape_text(target_shape)}"
-        )
-    return source
