@@ -38,7 +38,7 @@ TOPICS = {
     "ufuncs": ("Universal functions", ("asnumpy._core.ufuncs",)),
     "reductions": ("Reductions and statistics", (
         "asnumpy._core.reductions", "asnumpy._core.order_statistics")),
-    "elementwise": ("Elementwise helpers", ("asnumpy._core.elementwise",)),
+    "elementwise": ("Elementwise helpers", ("asnumpy._core.math_functions",)),
     "manipulation": ("Shape manipulation and rearranging", (
         "asnumpy._core.manipulation", "asnumpy._core.rearranging")),
     "indexing": ("Indexing and iteration", (

@@ -221,7 +221,7 @@ RETURN_ANNOTATIONS = {
 }
 # implementation modules whose functions return an ndarray unless RETURNS says otherwise
 ARRAY_MODULES = (
-    "asnumpy._core.creation", "asnumpy._core.reductions", "asnumpy._core.elementwise",
+    "asnumpy._core.creation", "asnumpy._core.reductions", "asnumpy._core.math_functions",
     "asnumpy._core.indexing", "asnumpy._core.manipulation", "asnumpy._core.rearranging",
     "asnumpy._core.sorting", "asnumpy._core.order_statistics", "asnumpy._core.transfer",
     "asnumpy._core.conversions", "asnumpy._core.polynomials",

@@ -62,22 +62,10 @@ _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
                                  "typing"))
 # asnumpy.typing: the type aliases of asnumpy's annotations and stubs (imports numpy.typing)
 __all__ += ["typing"]
-# ... and the ndarray methods those parts define, placeholders until first use: the first
-# access imports the module, whose import sets the real method on ndarray (_lazy.LazyAttribute)
-_LAZY_METHODS = {
-    "asnumpy._core.reductions": (
-        "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "nonzero",
-        "prod", "std", "sum", "var"),
-    "asnumpy._core.elementwise": ("clip", "dot", "round"),
-    "asnumpy._core.indexing": ("choose", "compress", "diagonal", "put", "take", "trace",
-                               "_advanced_getitem", "_advanced_setitem", "_is_basic_index"),
-    "asnumpy._core.manipulation": ("flatten", "ravel", "resize", "squeeze"),
-    "asnumpy._core.rearranging": ("repeat",),
-    "asnumpy._core.sorting": ("argpartition", "argsort", "partition", "searchsorted", "sort"),
-    "asnumpy._core.io": ("tofile",),
-    "asnumpy._core.iterators": ("flat",),
-    "asnumpy._interop.dlpack": ("__cuda_array_interface__", "__dlpack__", "__dlpack_device__"),
-}
+# ... and the ndarray members those parts define, placeholders until first use: the first
+# access imports the module, whose import sets the real member on ndarray (every member
+# defined outside ndarray's class body is listed in _core/ndarray_members.py)
+from ._core.ndarray_members import ON_FIRST_USE as _LAZY_METHODS
 _LazyAttribute.install(ndarray, _LAZY_METHODS)
 
 
@@ -136,8 +124,8 @@ __all__ += _LAZY.export("._core.reductions", (
     "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmean", "nanvar", "nanstd",
     "nancumsum", "nancumprod", "count_nonzero", "average", "nonzero",
 ))
-# -- elementwise helpers (clip, round, diff, isclose, softmax, ...)
-__all__ += _LAZY.export("._core.elementwise", (
+# -- mathematical functions composed of ufuncs (clip, round, diff, isclose, softmax, ...)
+__all__ += _LAZY.export("._core.math_functions", (
     "clip", "nan_to_num", "around", "round", "fix", "real", "imag", "angle", "real_if_close",
     "sinc", "i0", "diff", "ediff1d", "gradient", "trapezoid", "unwrap", "interp", "dot",
     "cross", "isclose", "allclose", "array_equal", "array_equiv", "isreal", "iscomplex",

@@ -1,4 +1,5 @@
-"""Exceptions of asnumpy that NumPy itself has no equivalent for, and :func:`warn`."""
+"""Exceptions of asnumpy that NumPy itself has no equivalent for, :func:`warn`, and the
+one check for writing into a read-only array (:func:`check_writeable`)."""
 
 import os
 import sys
@@ -25,6 +26,24 @@ def user_stacklevel() -> int:
 def warn(message, category=UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the user's line (:func:`user_stacklevel`)."""
     warnings.warn(message, category, stacklevel=user_stacklevel())
+
+
+def read_only_error(func: str | None, what: str = "output array") -> ValueError:
+    """NumPy's error for a write into a read-only array, naming ``asnumpy.<func>``.
+
+    `what` is NumPy's word for the array: an "output array" (``out=``), the
+    "assignment destination" (``a[...] = v``, ``a.fill``, ``copyto``), the
+    "sort array" of ``a.sort()``.  ``func=None``: NumPy's message word for word
+    (``a[key] = v``, whose message is NumPy's exactly).
+    """
+    return ValueError(f"{what} is read-only" if func is None else
+                      f"asnumpy.{func}: {what} is read-only")
+
+
+def check_writeable(array, func: str | None, what: str = "output array") -> None:
+    """Raise :func:`read_only_error` unless ``array`` (asnumpy's or NumPy's) may be written."""
+    if not array.flags.writeable:
+        raise read_only_error(func, what)
 
 
 class OutOfMemoryError(MemoryError):

@@ -107,9 +107,8 @@ class LazyExports:
 class LazyAttribute:
     """A class attribute that a module defines when it is imported, imported on first access.
 
-    The module sets the real attribute on the class as it is imported (ndarray's methods
-    from the front end's packages: ``_methods.attach_methods``, the interop modules), which
-    replaces this placeholder; the access that imported it then returns the real one.
+    The module sets the real attribute on the class as it is imported (ndarray's members:
+    ``_core/ndarray_members.py``), which replaces this placeholder; the access that imported it then returns the real one.
     It is a data descriptor, so that assigning (``a.flat = 3``) loads the module first too.
 
     Parameters

@@ -17,7 +17,7 @@ __all__ = [
     "strides_for_order", "iterator_axis_order", "is_c_contiguous", "is_f_contiguous",
     "memory_extent", "basic_index",
     "normalize_axis", "size_of", "nocopy_reshape_strides", "shape_text", "check_ndim",
-    "MAX_NDIM",
+    "MAX_NDIM", "assignable_shape",
 ]
 
 
@@ -78,6 +78,26 @@ def shape_text(shape) -> str:
     """A shape as NumPy's messages write it: ``(2,3)``, ``(3,)``, ``()``; -1 is ``newaxis``."""
     dims = ["newaxis" if d < 0 else str(d) for d in shape]
     return f"({dims[0]},)" if len(dims) == 1 else f"({','.join(dims)})"
+
+
+def assignable_shape(source_shape, target_shape, func: str | None = None) -> tuple[int, ...]:
+    """``source_shape`` without its leading axes of length 1 beyond the target's: the shape
+    a value takes to be copied into an array of ``target_shape`` (NumPy's assignment rule,
+    for ``a[...] = v``, ``copyto``, ``full``).
+
+    Raises NumPy's ValueError unless the result broadcasts to ``target_shape``; its message
+    is NumPy's, after ``asnumpy.<func>: `` when `func` is given.
+    """
+    source, target = tuple(source_shape), tuple(target_shape)
+    while len(source) > len(target) and source[0] == 1:
+        source = source[1:]
+    fits = len(source) <= len(target) and all(
+        s in (1, t) for s, t in zip(reversed(source), reversed(target)))
+    if not fits:
+        raise ValueError(("" if func is None else f"asnumpy.{func}: ")
+                         + f"could not broadcast input array from shape {shape_text(source)} "
+                         f"into shape {shape_text(target)}")
+    return source
 
 
 def contiguous_strides(shape, itemsize: int, order: str = "C") -> tuple[int, ...]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .manipulation import broadcast_shapes, ravel, reshape, resize
 from .ndarray import ndarray
+from .ndarray_members import attach
 from .transfer import asarray, asnumpy
 from .._errors import user_stacklevel
 
@@ -141,9 +142,12 @@ def _set_flat(self, value) -> None:
     flatiter(self)[...] = value
 
 
-# ndarray.flat, added here beside the iterator it returns.
-ndarray.flat = property(_get_flat, _set_flat, doc="A flat iterator over the array (NumPy's "
-                        "``ndarray.flat``); ``a.flat = v`` fills the array, repeating ``v``.")
+# ndarray.flat, beside the iterator it returns (ndarray_members.py attaches it)
+NDARRAY_MEMBERS = {"flat": property(_get_flat, _set_flat, doc=(
+    "A flat iterator over the array (NumPy's ``ndarray.flat``); ``a.flat = v`` fills the "
+    "array, repeating ``v``."))}
+
+attach(__name__, NDARRAY_MEMBERS)
 
 
 class ndenumerate:

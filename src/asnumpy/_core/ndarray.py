@@ -24,8 +24,8 @@ from ..runtime.memory import accounting_pools
 from ..runtime.stream import get_current_stream
 from . import _layout
 from ._launch import check_same_device, empty, launch, register_array_class
-from . import _copying as transfer  # host <-> device copies (get, to, from_numpy)
-from .._errors import user_stacklevel
+from . import _host_device_copies as copies  # host <-> device copies (get, to, from_numpy)
+from .._errors import read_only_error, user_stacklevel
 
 __all__ = ["ndarray", "Flags"]
 
@@ -156,12 +156,18 @@ class ndarray:
     than this constructor.  Indexing with integers returns 0-d arrays that
     stay on the device (as CuPy does), not NumPy scalars; ``item()``,
     ``get()`` and ``asnumpy()`` bring values to the host explicitly.
+
+    The class body holds the layout, views, basic indexing and conversions.
+    The members built from the front end's functions and protocols (the
+    operators, ``sum``, ``sort``, ``take``, ``__array_ufunc__``, ...) are
+    listed, with the module that gives each, in
+    ``asnumpy/_core/ndarray_members.py``, which attaches them.
     """
 
     __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_device", "_base",
                  "_writeable", "_native", "__weakref__")
     # NumPy's dispatch protocols (__array_ufunc__, __array_function__) and the
-    # other interop protocols are installed by the asnumpy._interop package:
+    # other interop protocols come from the asnumpy._interop package (ndarray_members.py):
     # numpy.sum(a) runs asnumpy.sum; numpy.asarray(a) is a view on cpu only.
     __module__ = "asnumpy"                # shown in errors and reprs as asnumpy.ndarray
     __hash__ = None
@@ -470,7 +476,7 @@ class ndarray:
         value = round(self._python_scalar("__round__"), ndigits)
         if ndigits is None:
             return value
-        return transfer.from_host(np.asarray(value), self._device, None, func="round")
+        return copies.from_host(np.asarray(value), self._device, None, func="round")
 
     def __floor__(self) -> int:
         return math.floor(self._python_scalar("__floor__", as_float=True))
@@ -566,7 +572,7 @@ class ndarray:
 
     def __setitem__(self, key, value) -> None:
         if not self._writeable:
-            raise ValueError("assignment destination is read-only")
+            raise read_only_error(None, "assignment destination")      # NumPy's words exactly
         if not _is_basic_key(key):
             return self._advanced_setitem(key, value)   # (indexing/getset.py)
         target = self if key is Ellipsis else self[key]
@@ -658,7 +664,7 @@ class ndarray:
     def fill(self, value) -> None:
         """Set every element to the scalar ``value`` (NumPy's conversion rules)."""
         if not self._writeable:
-            raise ValueError("assignment destination is read-only")
+            raise read_only_error("ndarray.fill", "assignment destination")
         if isinstance(value, ndarray):
             check_same_device("ndarray.fill", self._device, value)
             if value.ndim:
@@ -753,7 +759,7 @@ class ndarray:
         once that stream is synchronized.  ``out`` is a NumPy array of the
         same shape to copy into.
         """
-        return transfer.to_host(self, out=out, stream=stream, func="ndarray.get")
+        return copies.to_host(self, out=out, stream=stream, func="ndarray.get")
 
     def _host_copy(self) -> np.ndarray:
         """A complete host copy: Python values (item, bool, ...) never see pending data."""
@@ -768,19 +774,19 @@ class ndarray:
     @classmethod
     def from_numpy(cls, array, device=None, stream=None) -> "ndarray":
         """Copy a NumPy array (or array-like) to ``device`` (the current one)."""
-        host = transfer.host_array(array, None, "ndarray.from_numpy")
-        return transfer.from_host(host, Device(device), stream, func="ndarray.from_numpy")
+        host = copies.host_array(array, None, "ndarray.from_numpy")
+        return copies.from_host(host, Device(device), stream, func="ndarray.from_numpy")
 
     def to(self, device, stream=None) -> "ndarray":
         """This array on ``device``: itself if already there, else a copy."""
-        return transfer.to_device(self, Device(device), stream, func="ndarray.to")
+        return copies.to_device(self, Device(device), stream, func="ndarray.to")
 
 
 register_array_class(ndarray)      # empty() builds this class (_launch.py)
 
 
 def _rebuild(host, device_name):
-    return transfer.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
+    return copies.from_host(host, Device(device_name), None, func="ndarray.__reduce__")
 
 
 def _component_dtype(dtype: np.dtype) -> np.dtype:
@@ -838,8 +844,8 @@ def _is_basic_key(key) -> bool:
     kind = type(key)
     if kind is int or kind is slice or key is Ellipsis or key is None:
         return True
-    # tuples, arrays, lists: the indexing package's full test, which it sets on the
-    # class (a method declared in asnumpy._LAZY_METHODS: first use imports it)
+    # tuples, arrays, lists: the indexing package's full test, on the class from
+    # indexing/getset.py (ndarray_members.ON_FIRST_USE: first use imports it)
     return ndarray._is_basic_index(key)
 
 
@@ -856,7 +862,7 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
                 np.zeros((), value.dtype), value.shape)   # only a bool takes one value's truth
             _assign_to_element_as_numpy(target, probe, func)
             return
-        value = value.reshape(_assignable_shape(value.shape, target._shape))
+        value = value.reshape(_layout.assignable_shape(value.shape, target._shape))
         launch("copy", target, value, func=func)
         return
     if _is_scalar(value):
@@ -867,13 +873,13 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
     elif isinstance(value, (list, tuple)):
         # Sequences are converted straight to the target dtype, as NumPy does
         # (so large Python ints stay exact and out-of-range ones raise).
-        host = transfer.host_value(value, target._dtype)
+        host = copies.host_value(value, target._dtype)
         if host.ndim > target.ndim:
             raise ValueError(_SEQUENCE_INTO_ELEMENT + ("" if element else (
                 " The requested array would exceed the maximum number of dimension of "
                 f"{target.ndim}.")))
     else:
-        host = transfer.host_value(value)
+        host = copies.host_value(value)
     if element and host is not None and host.ndim:
         _assign_to_element_as_numpy(target, host, func)
         return
@@ -884,8 +890,8 @@ def _assign(target: ndarray, value, func: str, element: bool = False) -> None:
         return
     if host.dtype.kind not in "biufc":
         host = host.astype(target._dtype)     # strings, objects: NumPy's conversion
-    host = host.reshape(_assignable_shape(host.shape, target._shape))
-    transfer.copy_host_into(target, host, None, func)
+    host = host.reshape(_layout.assignable_shape(host.shape, target._shape))
+    copies.copy_host_into(target, host, None, func)
 
 
 _SEQUENCE_INTO_ELEMENT = "setting an array element with a sequence."
@@ -922,21 +928,3 @@ def _is_integer_index(item) -> bool:
 def _is_scalar(value) -> bool:
     """Whether NumPy assigns ``value`` as one element (Python and NumPy scalars, str, bytes)."""
     return isinstance(value, (int, float, complex, bool, str, bytes, np.generic))
-
-
-def _assignable_shape(source_shape, target_shape) -> tuple[int, ...]:
-    """``source_shape`` without the leading axes of length 1 beyond the target's (as NumPy).
-
-    Raises NumPy's ValueError unless the result broadcasts to ``target_shape``.
-    """
-    source = tuple(source_shape)
-    while len(source) > len(target_shape) and source[0] == 1:
-        source = source[1:]
-    fits = len(source) <= len(target_shape) and all(
-        s in (1, t) for s, t in zip(reversed(source), reversed(target_shape)))
-    if not fits:
-        raise ValueError(
-            f"could not broadcast input array from shape {_layout.shape_text(source)} "
-            f"into shape {_layout.shape_text(target_shape)}"
-        )
-    return source

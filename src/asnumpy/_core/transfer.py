@@ -17,7 +17,7 @@ from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
 from ..runtime.stream import Event
 # the copies themselves, below ndarray.py (which uses them too); re-exported here
-from ._copying import (  # noqa: F401
+from ._host_device_copies import (  # noqa: F401
     ASYNC, _check_host_out, _host_destination, copy_host_into, from_host, host_array, host_value,
     sequence_device, to_device, to_host,
 )

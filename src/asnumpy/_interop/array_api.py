@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.ndarray import ndarray
+from .._core.ndarray_members import attach
 from ..runtime import Device, devices as available_devices, get_device
 from .array_api_namespace import VERSION, array_api
 
@@ -192,15 +193,11 @@ def _to_device(self, device, /, *, stream=None):
     return self.to(device, stream)
 
 
-# the ndarray methods of the standard, attached to the class on import
-_ARRAY_METHODS = {"__array_namespace__": _array_namespace, "to_device": _to_device}
+# the ndarray methods of the standard (ndarray_members.py attaches them)
+NDARRAY_MEMBERS = {"__array_namespace__": _array_namespace, "to_device": _to_device}
+for _name, _function in NDARRAY_MEMBERS.items():
+    _function.__name__ = _name
+    _function.__qualname__ = f"ndarray.{_name}"
+del _name, _function
 
-
-def _attach_array_methods() -> None:
-    for name, function in _ARRAY_METHODS.items():
-        function.__name__ = name
-        function.__qualname__ = f"ndarray.{name}"
-        setattr(ndarray, name, function)
-
-
-_attach_array_methods()
+attach(__name__, NDARRAY_MEMBERS)

@@ -49,7 +49,17 @@ from dask.array.dispatch import (
 from dask.sizeof import sizeof
 from dask.utils import Dispatch
 
-import asnumpy as ap
+# asnumpy's functions from the modules that define them (this package sits below the
+# root namespace: .importlinter)
+from .._core.creation import empty, full
+from .._core.indexing import take
+from .._core.manipulation import concatenate
+from .._core.ndarray import ndarray
+from .._core.order_statistics import percentile
+from .._core.reductions import sum as _sum
+from .._core.transfer import asarray, asnumpy
+from .._core.ufuncs import divide, isnan
+from ..linalg._products import einsum, tensordot
 
 __all__ = ["AsnumpyBackendEntrypoint", "DaskPhilox", "register_dispatch", "to_asnumpy_dispatch"]
 
@@ -65,12 +75,12 @@ def _numel(x, axis=None, keepdims=False, dtype=np.float64, **_):
     count = math.prod(x.shape[a] for a in axes)
     kept = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
     shape = kept if keepdims else tuple(n for a, n in enumerate(x.shape) if a not in axes)
-    return ap.full(shape, count, dtype=dtype, device=x.device)
+    return full(shape, count, dtype=dtype, device=x.device)
 
 
 def _nannumel(x, axis=None, keepdims=False, dtype=np.float64, **_):
     """How many elements of chunk ``x`` that are not NaN a reduction over ``axis`` sees."""
-    return ap.sum(~ap.isnan(x), axis=axis, keepdims=keepdims, dtype=dtype)
+    return _sum(~isnan(x), axis=axis, keepdims=keepdims, dtype=dtype)
 
 
 def _chunk_percentile(a, q, method="linear"):
@@ -80,15 +90,15 @@ def _chunk_percentile(a, q, method="linear"):
         return None, n
     if not np.issubdtype(a.dtype, np.number):
         method = "nearest"          # booleans: no interpolation between values
-    return ap.percentile(a, q, method=method), n
+    return percentile(a, q, method=method), n
 
 
 def _divide(x1, x2, out=None, dtype=None):
-    return ap.divide(x1, x2, out=out, dtype=dtype)
+    return divide(x1, x2, out=out, dtype=dtype)
 
 
 def _einsum(*operands, **kwargs):
-    return ap.einsum(*operands, **kwargs)
+    return einsum(*operands, **kwargs)
 
 
 def _sizeof(x) -> int:
@@ -99,16 +109,16 @@ def _sizeof(x) -> int:
 
 # Dask's dispatch table -> asnumpy's implementation, registered for asnumpy.ndarray
 _DISPATCH = (
-    (concatenate_lookup, ap.concatenate),
-    (take_lookup, ap.take),
-    (tensordot_lookup, ap.tensordot),
+    (concatenate_lookup, concatenate),
+    (take_lookup, take),
+    (tensordot_lookup, tensordot),
     (einsum_lookup, _einsum),
-    (empty_lookup, ap.empty),
+    (empty_lookup, empty),
     (divide_lookup, _divide),
     (percentile_lookup, _chunk_percentile),
     (numel_lookup, _numel),
     (nannumel_lookup, _nannumel),
-    (to_numpy_dispatch, ap.asnumpy),
+    (to_numpy_dispatch, asnumpy),
     (to_asnumpy_dispatch, lambda data, **_: data),     # already asnumpy
     (sizeof, _sizeof),
 )
@@ -116,21 +126,21 @@ _DISPATCH = (
 
 def _to_current_device(data, **kwargs):
     """A chunk of another library as an asnumpy array on this thread's current device."""
-    return ap.asarray(data, **kwargs)
+    return asarray(data, **kwargs)
 
 
 def register_dispatch() -> None:
     """Register asnumpy arrays in Dask's dispatch tables (idempotent)."""
     for table, implementation in _DISPATCH:
-        table.register(ap.ndarray, implementation)
+        table.register(ndarray, implementation)
     to_asnumpy_dispatch.register((np.ndarray, object), _to_current_device)
-    if not chunk_types.is_valid_chunk_type(ap.ndarray):
-        chunk_types.register_chunk_type(ap.ndarray)
+    if not chunk_types.is_valid_chunk_type(ndarray):
+        chunk_types.register_chunk_type(ndarray)
 
 
-def _meta(dtype, ndim: int) -> ap.ndarray:
+def _meta(dtype, ndim: int) -> ndarray:
     """The ``_meta`` of an asnumpy-backed collection: an empty asnumpy array."""
-    return ap.empty((0,) * ndim, dtype=dtype)
+    return empty((0,) * ndim, dtype=dtype)
 
 
 def _from_numpy_graph(creator, /, *args, dtype=None, meta=None, **kwargs):
@@ -168,13 +178,15 @@ class AsnumpyBackendEntrypoint(ArrayBackendEntrypoint):
 
     @classmethod
     def to_backend(cls, data, **kwargs):
-        if isinstance(data._meta, ap.ndarray):
+        if isinstance(data._meta, ndarray):
             return data
         return data.map_blocks(to_asnumpy_dispatch, meta=_meta(data.dtype, data.ndim), **kwargs)
 
     @property
     def RandomState(self):
-        return ap.random.RandomState
+        from ..random import RandomState      # asnumpy.random: imported when Dask asks
+
+        return RandomState
 
     @property
     def default_bit_generator(self):

@@ -35,6 +35,7 @@ import threading
 import numpy as np
 
 from .._core.ndarray import ndarray
+from .._core.ndarray_members import attach
 from .._core.ufuncs import ufunc as asnumpy_ufunc
 from ..ops.ufuncs import kernel_key
 
@@ -189,6 +190,7 @@ def array_function(self, func, types, args, kwargs):
         active.discard(func)
 
 
-# ndarray takes part in NumPy's dispatch
-ndarray.__array_ufunc__ = array_ufunc
-ndarray.__array_function__ = array_function
+# ndarray takes part in NumPy's dispatch (ndarray_members.py attaches these)
+NDARRAY_MEMBERS = {"__array_ufunc__": array_ufunc, "__array_function__": array_function}
+
+attach(__name__, NDARRAY_MEMBERS)

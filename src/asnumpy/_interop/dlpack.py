@@ -38,6 +38,7 @@ import numpy as np
 
 from .._core import transfer
 from .._core.ndarray import ndarray
+from .._core.ndarray_members import attach
 from .._core.transfer import _alias_host, _check_copy, to_device
 from .._errors import DeviceUnavailableError
 from ..runtime.device import Device, get_device
@@ -355,12 +356,15 @@ def _from_producer(x, target, copy, func) -> ndarray:
     return _import_capsule(capsule, target, func)
 
 
+# ndarray's DLPack and CUDA array interface protocols (ndarray_members.py attaches them)
+NDARRAY_MEMBERS = {"__dlpack__": dlpack, "__dlpack_device__": dlpack_device,
+                   "__cuda_array_interface__": property(cuda_array_interface.interface)}
+
+
 def install() -> None:
     """Give :class:`asnumpy.ndarray` its DLPack and CUDA array interface protocols, and
     let ``asarray`` alias objects that expose ``__cuda_array_interface__``."""
-    ndarray.__dlpack__ = dlpack
-    ndarray.__dlpack_device__ = dlpack_device
-    ndarray.__cuda_array_interface__ = property(cuda_array_interface.interface)
+    attach(__name__, NDARRAY_MEMBERS)
     transfer.DEVICE_MEMORY_IMPORTERS["__cuda_array_interface__"] = \
         cuda_array_interface.alias_interface
 

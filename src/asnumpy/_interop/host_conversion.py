@@ -33,8 +33,9 @@ import warnings
 
 import numpy as np
 
-from .._core._copying import SEQUENCES
+from .._core._host_device_copies import SEQUENCES
 from .._core.ndarray import ndarray
+from .._core.ndarray_members import attach
 
 __all__ = ["HostCopyWarning", "allow_host_copies", "array", "get_implicit_host_copies",
            "host_copy_count", "set_implicit_host_copies"]
@@ -210,10 +211,15 @@ def array(self, dtype=None, copy=None):
     return host
 
 
-# ndarray converts to NumPy by this rule
-ndarray.__array__ = array
-# pandas defers its operators to a type of higher priority (DataFrame's is 4000): so
-# ``df * a`` is asnumpy's multiply with the frame as host data, on a's device (the
-# mixing rule, docs/interop.md), as ``a * df`` is; pandas itself would iterate a 2-D
-# array row by row and refuse it
-ndarray.__pandas_priority__ = 5000
+# the ndarray members this module gives (ndarray_members.py attaches them)
+NDARRAY_MEMBERS = {
+    # ndarray converts to NumPy by this rule
+    "__array__": array,
+    # pandas defers its operators to a type of higher priority (DataFrame's is 4000): so
+    # ``df * a`` is asnumpy's multiply with the frame as host data, on a's device (the
+    # mixing rule, docs/interop.md), as ``a * df`` is; pandas itself would iterate a 2-D
+    # array row by row and refuse it
+    "__pandas_priority__": 5000,
+}
+
+attach(__name__, NDARRAY_MEMBERS)

@@ -29,6 +29,7 @@ import pickle
 import numpy as np
 
 from .._core.ndarray import ndarray
+from .._core.ndarray_members import attach
 from .._core.transfer import asarray
 from ..runtime.device import Device, get_device
 
@@ -124,4 +125,7 @@ def array_over_bytes(buffer, shape, dtype, order, device, writeable=None) -> nda
     return array
 
 
-ndarray.__reduce_ex__ = reduce_ex
+# the ndarray member this module gives (ndarray_members.py attaches it)
+NDARRAY_MEMBERS = {"__reduce_ex__": reduce_ex}
+
+attach(__name__, NDARRAY_MEMBERS)

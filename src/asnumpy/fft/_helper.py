@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._core._launch import empty, launch
-from .._core.creation._common import _target_device
-from .._core.elementwise._common import to_device
-from .._core.reductions._common import named
+from .._core.creation._allocation import _target_device
+from .._core.math_functions._operands import to_device
+from .._core.reductions._operands import named
 
 __all__ = ["fftfreq", "fftshift", "ifftshift", "rfftfreq"]
 
@@ -98,7 +98,7 @@ rfftfreq = _make_frequencies(
 
 def _shift(func, x, axes, sign):
     from .._core.rearranging import roll
-    from .._core.creation._common import _target_device as target
+    from .._core.creation._allocation import _target_device as target
 
     x = to_device(x, target(None, x), func)
     if axes is None:

@@ -17,8 +17,8 @@ import numpy as np
 from numpy.fft import _pocketfft
 
 from .._core._launch import empty, launch
-from .._core.creation._common import _target_device
-from .._core.elementwise._common import to_device
+from .._core.creation._allocation import _target_device
+from .._core.math_functions._operands import to_device
 from .._core.ndarray import ndarray
 from .._core.ufuncs.methods import _check_out
 from .._errors import user_stacklevel

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from ._planning import transform
 
 # name, kind ("1-D", "2-D", "N-D"), family ("complex", "real", "hermitian"),

@@ -9,7 +9,7 @@ included) and return NumPy's named-tuple results; products are composed of
 
 from .._core.manipulation import matrix_transpose
 from .._core.ufuncs import matmul
-from ._common import (
+from ._probes import (
     EighResult,
     EigResult,
     LinAlgError,

@@ -13,8 +13,8 @@ import math
 import numpy as np
 
 from .._core._launch import empty, launch
-from .._core.reductions._common import NoValue
-from ._common import LinAlgError, fetch, named, operands, probe, run
+from .._core.reductions._operands import NoValue
+from ._probes import LinAlgError, fetch, named, operands, probe, run
 from ._lapack import inv, solve
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Decompositions, eigenvalues, inverses and solvers: NumPy's LAPACK on device memory.
 
 Each function validates and sizes its results with a probe (see
-``_common``), allocates them from the pool and runs ``numpy.linalg.<name>``
+``_probes``), allocates them from the pool and runs ``numpy.linalg.<name>``
 on the device data.  Errors NumPy raises (``LinAlgError`` for singular or
 non-positive-definite input, non-square matrices, unsupported dtypes) keep
 their type and name the asnumpy function.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.ufuncs import UFUNCS
-from ._common import (
+from ._probes import (
     EighResult,
     EigResult,
     QRResult,

@@ -12,12 +12,12 @@ import operator
 
 import numpy as np
 
-from .._core.elementwise import cross as _cross
-from .._core.elementwise import dot
+from .._core.math_functions import cross as _cross
+from .._core.math_functions import dot
 from .._core.indexing import diagonal as _diagonal
 from .._core.indexing import trace as _trace
 from .._core.ufuncs import UFUNCS
-from ._common import named, operands, probe, run
+from ._probes import named, operands, probe, run
 
 __all__ = [
     "einsum", "einsum_path", "inner", "kron", "linalg_cross", "linalg_diagonal",

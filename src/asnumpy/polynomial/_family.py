@@ -44,7 +44,7 @@ from numpy.exceptions import RankWarning
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core.creation import arange, empty, zeros
-from .._core.elementwise._common import device_of
+from .._core.math_functions._operands import device_of
 from .._core.manipulation import concatenate, moveaxis, stack
 from .._core.ndarray import ndarray
 from .._core.order_statistics import convolve

@@ -13,7 +13,7 @@ import inspect
 
 import numpy as np
 
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from ._family import DEFAULT, Family
 
 __all__ = ["module_constants", "module_functions"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._core._launch import check_same_device
 from .._core.creation import linspace as _linspace
-from .._core.elementwise._common import to_device
+from .._core.math_functions._operands import to_device
 from .._core.ndarray import ndarray
 from .polyutils import as_series, getdomain, host_interval, mapdomain, mapparms
 

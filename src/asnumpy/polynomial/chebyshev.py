@@ -9,7 +9,7 @@ The ``cheb*`` functions and ``Chebyshev`` come from the basis' entry in
 import numpy as np
 
 from .._core.creation import arange, linspace
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from .._core.ufuncs import cos, matmul, sin
 from ._families import populate
 from .polyutils import as_int, mapdomain

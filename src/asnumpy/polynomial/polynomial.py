@@ -7,10 +7,10 @@ has) is below.  See :mod:`asnumpy.polynomial`.
 
 import numpy as np
 
-from .._core.elementwise._common import device_of
+from .._core.math_functions._operands import device_of
 from .._core.ndarray import ndarray
 from .._core.reductions import prod
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from ._families import populate
 from .polyutils import device_array
 

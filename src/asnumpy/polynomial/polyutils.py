@@ -18,13 +18,13 @@ import operator
 import numpy as np
 
 from .._core.creation import arange
-from .._core.elementwise._common import PY_SCALARS, device_of, to_device
+from .._core.math_functions._operands import PY_SCALARS, device_of, to_device
 from .._core.indexing import where
 from .._core.manipulation import stack
 from .._core.ndarray import ndarray
 from .._core.reductions import max as amax
 from .._core.reductions import min as amin
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 
 __all__ = ["as_series", "format_float", "getdomain", "mapdomain", "mapparms", "trimcoef",
            "trimseq"]

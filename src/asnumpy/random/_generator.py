@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import _launch
 from .._core.ndarray import ndarray
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from ..runtime import get_device
 
 __all__ = ["BLOCK", "Generator", "default_rng"]

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .._core.ndarray import ndarray
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 from .._errors import user_stacklevel
 from ._generator import _LAWS, Generator, _documented
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import (
+from ._allocation import (
     _allocate,
     _allocate_like,
     _append_doc,

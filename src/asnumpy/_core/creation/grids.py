@@ -5,7 +5,7 @@ from __future__ import annotations
 from ... import _dtypes
 from .. import _launch, _layout
 from ..ndarray import ndarray
-from ._common import _gather_inputs, _index, _named_errors, _target_device
+from ._allocation import _gather_inputs, _index, _named_errors, _target_device
 from .ranges import _arange
 
 __all__ = ["fromfunction", "indices", "meshgrid"]

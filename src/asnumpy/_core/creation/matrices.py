@@ -7,7 +7,7 @@ import numpy as np
 from ... import _dtypes
 from .. import _launch, _layout
 from ..ndarray import ndarray
-from ._common import (
+from ._allocation import (
     _allocate,
     _append_doc,
     _fill_scalar,

@@ -9,7 +9,7 @@ import numpy as np
 from ... import _dtypes
 from .. import _launch, _layout
 from ..ndarray import ndarray
-from ._common import (
+from ._allocation import (
     _MAX_INTP,
     _MAX_LENGTH,
     _PYTHON_SCALARS,

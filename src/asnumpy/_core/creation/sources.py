@@ -8,7 +8,7 @@ import numpy as np
 from ... import _dtypes
 from .. import _launch, transfer
 from ..ndarray import ndarray
-from ._common import _input_array, _named_errors, _order_letter, _target_device
+from ._allocation import _input_array, _named_errors, _order_letter, _target_device
 
 __all__ = ["ascontiguousarray", "asfortranarray", "copy", "frombuffer", "fromiter"]
 

@@ -6,17 +6,15 @@ put_along_axis, choose, compress, extract, place, putmask), :mod:`.selection`
 (where, select, copyto, argwhere, flatnonzero), :mod:`.diagonals`
 (diagonal, trace, fill_diagonal), :mod:`.indices` (diag/tril/triu/mask
 indices, ix_, ravel_multi_index, unravel_index), :mod:`.memory`
-(may_share_memory, shares_memory) and :mod:`.methods` (ndarray methods).
+(may_share_memory, shares_memory) and :mod:`.ndarray_methods` (ndarray methods).
 """
 
 from __future__ import annotations
 
 from . import diagonals, indices, memory, selection, taking
-from . import getset  # noqa: F401  (sets ndarray's advanced-indexing branch)
 from .diagonals import *
 from .indices import *
 from .memory import *
-from .methods import attach_methods
 from .selection import *
 from .taking import *
 
@@ -24,5 +22,3 @@ __all__ = []
 for _module in (taking, selection, diagonals, indices, memory):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._errors import check_writeable
 from .. import _layout
 from ..ndarray import ndarray
-from ._common import (
+from ._probes import (
     device_operand,
     launch_inplace,
     named,
@@ -117,8 +118,7 @@ def fill_diagonal(a, val, wrap=False):
     if not isinstance(a, ndarray):
         raise TypeError(f"fill_diagonal() argument 1 must be asnumpy.ndarray, not "
                         f"{type(a).__name__}")
-    if not a._writeable:
-        raise ValueError("assignment destination is read-only")
+    check_writeable(a, "fill_diagonal", "underlying array")       # NumPy's words
     np.fill_diagonal(writable_standin(a), standin(val), wrap)
     if a.size:
         launch_inplace(a._device, "fill_diagonal",

@@ -17,9 +17,11 @@ import warnings
 
 import numpy as np
 
+from ..._errors import check_writeable
 from .._launch import check_same_device, empty
 from ..ndarray import ndarray
-from ._common import (
+from ..ndarray_members import attach
+from ._probes import (
     host_of,
     in_bounds_mode,
     is_scalar,
@@ -155,8 +157,7 @@ def _value_for(a: ndarray, value):
 
 def setitem(a: ndarray, key, value) -> None:
     """``a[key] = value`` for an advanced key, in place on the device."""
-    if not a._writeable:
-        raise ValueError("assignment destination is read-only")
+    check_writeable(a, None, "assignment destination")        # as ndarray.__setitem__
     host_key, dev_key = _split_key(key, a._device)
     host_value, dev_value = _value_for(a, value)
     target = writable_standin(a)
@@ -170,7 +171,8 @@ def setitem(a: ndarray, key, value) -> None:
 
 # ndarray's advanced-indexing branch.  ndarray.py sits below this package and does not
 # import it: its __getitem__/__setitem__ reach these through the class, where they are
-# declared lazy (asnumpy._LAZY_METHODS), so their first use imports this package.
-ndarray._advanced_getitem = getitem
-ndarray._advanced_setitem = setitem
-ndarray._is_basic_index = staticmethod(is_basic_key)
+# placeholders until first use (ndarray_members.ON_FIRST_USE), which imports this module.
+NDARRAY_MEMBERS = {"_advanced_getitem": getitem, "_advanced_setitem": setitem,
+                   "_is_basic_index": staticmethod(is_basic_key)}
+
+attach(__name__, NDARRAY_MEMBERS)

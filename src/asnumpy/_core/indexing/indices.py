@@ -12,7 +12,7 @@ import numpy as np
 
 from .._launch import check_same_device, empty
 from ..ndarray import ndarray
-from ._common import (
+from ._probes import (
     INTP,
     device_of,
     device_operand,

@@ -7,7 +7,7 @@ import numpy as np
 from .. import _layout
 from .._launch import empty, launch
 from ..ndarray import ndarray
-from ._common import named
+from ._probes import named
 
 __all__ = ["may_share_memory", "shares_memory"]
 

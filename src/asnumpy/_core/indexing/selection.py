@@ -8,7 +8,7 @@ import numpy as np
 
 from .._launch import empty
 from ..reductions import count_nonzero, nonzero
-from ._common import (
+from ._probes import (
     INTP,
     device_of,
     device_operand,

@@ -1,7 +1,7 @@
 """Taking and putting elements by index: take, put, take_along_axis,
 put_along_axis, choose, compress, extract, place and putmask.
 
-Each validates on a host probe (see :mod:`._common`) and runs NumPy's own
+Each validates on a host probe (see :mod:`._probes`) and runs NumPy's own
 function on the device memory, so index modes ('raise', 'wrap', 'clip'),
 casting and repeated-index rules are NumPy's.
 """
@@ -13,7 +13,7 @@ import numpy as np
 from .._launch import check_same_device, empty
 from .._layout import normalize_axis
 from ..ndarray import ndarray
-from ._common import (
+from ._probes import (
     check_out,
     device_of,
     device_operand,

@@ -7,11 +7,10 @@ directions.  Loaders take ``device=`` to place the result on a chosen device.
 from __future__ import annotations
 
 from ..._lazy import LazyExports
-from .._methods import attach_methods
 from .raw import fromfile, fromstring, tofile
 
-# .npy/.npz files (zipfile, pickle) and text files load on first use: `import asnumpy`
-# needs only raw.py, for ndarray.tofile
+# .npy/.npz files (zipfile, pickle) and text files load on first use: importing this
+# package loads only raw.py (fromfile, fromstring, tofile)
 _LAZY = LazyExports(__name__, globals(), names={
     ".npy": ("NpzFile", "load", "save", "savez", "savez_compressed"),
     ".text": ("fromregex", "genfromtxt", "loadtxt", "savetxt"),
@@ -32,5 +31,3 @@ __all__ = [
     "NpzFile", "fromfile", "fromregex", "fromstring", "genfromtxt", "load", "loadtxt", "save",
     "savetxt", "savez", "savez_compressed", "tofile",
 ]
-
-attach_methods({"tofile": (tofile, ("fid", "sep", "format"))})

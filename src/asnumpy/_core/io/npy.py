@@ -33,7 +33,7 @@ from ...runtime.stream import get_current_stream
 from .._launch import empty, launch_on
 from ..transfer import asarray
 from ..ndarray import ndarray
-from ._common import to_device_array, to_host
+from ._host_data import to_device_array, to_host
 
 __all__ = ["NpzFile", "load", "save", "savez", "savez_compressed"]
 

@@ -9,8 +9,9 @@ import os
 import numpy as np
 
 from ... import _dtypes
-from ..reductions._common import named
-from ._common import to_device_array
+from ..ndarray_members import attach
+from ..reductions._operands import named
+from ._host_data import to_device_array
 
 __all__ = ["fromfile", "fromstring", "tofile"]
 
@@ -140,3 +141,9 @@ def fromstring(string, dtype=float, count=-1, *, sep="", like=None, device=None)
     dtype = _dtypes.to_dtype(dtype, "fromstring")
     host = np.fromstring(string, dtype=dtype, count=count, sep=sep)
     return to_device_array(host, device, "fromstring")
+
+
+# the ndarray member this module gives (ndarray_members.py): a.tofile(fid, sep, format)
+NDARRAY_MEMBERS = {"tofile": (tofile, ("fid", "sep", "format"))}
+
+attach(__name__, NDARRAY_MEMBERS)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ... import _dtypes
-from ..reductions._common import named
-from ._common import to_device_array, to_host
+from ..reductions._operands import named
+from ._host_data import to_device_array, to_host
 
 __all__ = ["fromregex", "genfromtxt", "loadtxt", "savetxt"]
 

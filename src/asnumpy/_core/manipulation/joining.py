@@ -15,9 +15,9 @@ import numpy as np
 
 from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
-from ._common import named_errors, normalize_axis, operands
+from ._operands import named_errors, normalize_axis, operands
 from .shapes import atleast_1d, atleast_2d, atleast_3d, expand_dims, ravel
-from ..._errors import user_stacklevel
+from ..._errors import check_writeable, user_stacklevel
 
 __all__ = [
     "block",
@@ -133,8 +133,7 @@ def _join(arrays, axis, out, dtype, casting, func):
         check_same_device(func, first._device, out)
         if out.shape != shape:
             raise ValueError(f"asnumpy.{func}: Output array is the wrong shape")
-        if not out._writeable:
-            raise ValueError(f"asnumpy.{func}: output array is read-only")
+        check_writeable(out, func, "assignment destination")       # NumPy's words
     start = 0
     lead = (slice(None),) * axis
     for a in arrays:

@@ -17,7 +17,7 @@ from numpy.exceptions import AxisError
 from .. import _layout
 from .._launch import empty, launch
 from ..ndarray import ndarray
-from ._common import (
+from ._operands import (
     as_array,
     named_errors,
     normalize_axis,

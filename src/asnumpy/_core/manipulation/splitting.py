@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import operator
 
-from ._common import as_array
+from ._operands import as_array
 from .shapes import moveaxis
 
 __all__ = ["array_split", "dsplit", "hsplit", "split", "unstack", "vsplit"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._launch import empty, launch
-from ..sorting._common import fill_doc
-from ._common import device_of, named, probe_array, quiet, to_device
+from ..sorting._numpy_calls import fill_doc
+from ._probes import device_of, named, probe_array, quiet, to_device
 
 __all__ = ["convolve", "correlate"]
 

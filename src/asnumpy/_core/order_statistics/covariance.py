@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._launch import empty, launch
-from ..reductions._common import any_true
-from ..sorting._common import fill_doc
+from ..reductions._operands import any_true
+from ..sorting._numpy_calls import fill_doc
 from ..ufuncs import UFUNCS
-from ._common import device_of, named, probe_array, quiet, to_device
+from ._probes import device_of, named, probe_array, quiet, to_device
 
 __all__ = ["corrcoef", "cov"]
 

@@ -2,7 +2,7 @@
 
 Each function runs NumPy's own algorithm on the device data (the
 ``numpy_function`` kernel), so every ``method`` is NumPy's exactly.  Before
-the launch, NumPy's function is called on a *probe* (see ``_common``), which
+the launch, NumPy's function is called on a *probe* (see ``_probes``), which
 raises NumPy's errors (q out of range, unknown method, AxisError, complex
 input ...) and gives the result dtype; the result shape is ``q.shape``
 followed by the unreduced axes of ``a`` (kept as length one with
@@ -15,10 +15,10 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from .._launch import check_same_device, launch
-from ..reductions._common import NoValue, any_true, device_operand
-from ..sorting._common import public
+from ..reductions._operands import NoValue, any_true, device_operand
+from ..sorting._numpy_calls import public
 from ..ufuncs import UFUNCS
-from ._common import host_value, output, probe_array, quiet, to_device
+from ._probes import host_value, output, probe_array, quiet, to_device
 
 __all__ = ["median", "nanmedian", "nanpercentile", "nanquantile", "percentile", "quantile"]
 

@@ -17,10 +17,10 @@ import numpy as np
 
 from .._launch import empty, launch
 from ..creation import arange, ones, zeros, zeros_like
-from ..elementwise._common import device_of, to_device
+from ..math_functions._operands import device_of, to_device
 from ..manipulation import concatenate
 from ..order_statistics import convolve
-from ..reductions._common import any_true, named
+from ..reductions._operands import any_true, named
 from ..ufuncs import UFUNCS
 
 __all__ = [

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..creation import zeros
-from ..elementwise._common import device_of, to_device
+from ..math_functions._operands import device_of, to_device
 from ..manipulation import concatenate
 from ..ndarray import ndarray
-from ..reductions._common import any_true
+from ..reductions._operands import any_true
 from ..ufuncs import UFUNCS
 from .poly import (
     PolynomialObject,

@@ -13,8 +13,8 @@ import math
 import numpy as np
 
 from ..creation import arange, full, ones, zeros
-from ..elementwise import i0
-from ..reductions._common import named
+from ..math_functions import i0
+from ..reductions._operands import named
 from ..ufuncs import UFUNCS
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]

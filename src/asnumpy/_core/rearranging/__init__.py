@@ -3,7 +3,7 @@
 Modules by topic: :mod:`.flipping` (flip, fliplr, flipud, rot90, roll),
 :mod:`.tiling` (tile, repeat), :mod:`.padding` (pad, every NumPy mode),
 :mod:`.editing` (append, insert, delete, trim_zeros), :mod:`.applying`
-(apply_along_axis, apply_over_axes, piecewise) and :mod:`.methods` (the
+(apply_along_axis, apply_over_axes, piecewise) and :mod:`.ndarray_methods` (the
 ``ndarray.repeat`` method).  Flips and rotations are views with negative
 strides; the other results are new arrays assembled from views, copies and
 ufuncs, with NumPy's kernels (``numpy_function``) where NumPy's algorithm is
@@ -15,7 +15,6 @@ from __future__ import annotations
 from .applying import apply_along_axis, apply_over_axes, piecewise
 from .editing import append, delete, insert, trim_zeros
 from .flipping import flip, fliplr, flipud, roll, rot90
-from .methods import attach_methods
 from .padding import pad
 from .tiling import repeat, tile
 
@@ -36,5 +35,3 @@ __all__ = [
     "tile",
     "trim_zeros",
 ]
-
-attach_methods()

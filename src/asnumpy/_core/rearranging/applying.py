@@ -14,7 +14,7 @@ import numpy as np
 from .._launch import launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import (
+from ._operands import (
     as_array,
     axis_error,
     device_of,

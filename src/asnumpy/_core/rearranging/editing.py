@@ -18,7 +18,7 @@ from .._launch import launch
 from ..manipulation.joining import _join
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import (
+from ._operands import (
     along,
     as_array,
     broadcast_view,

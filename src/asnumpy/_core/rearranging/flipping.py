@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from ._common import as_array, empty_like, host_values, normalize_axis_tuple, ravel
+from ._operands import as_array, empty_like, host_values, normalize_axis_tuple, ravel
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._launch import launch
-from ._common import as_array, empty, host_values
+from ._operands import as_array, empty, host_values
 
 try:
     from numpy.lib._arraypad_impl import _as_pairs

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from .._launch import launch
-from ._common import (
+from ._operands import (
     as_array,
     broadcast_view,
     empty,

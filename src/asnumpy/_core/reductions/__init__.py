@@ -4,7 +4,7 @@ Modules by topic: :mod:`.basic` (sum, prod, min, max, all, any, ptp,
 count_nonzero), :mod:`.statistics` (mean, var, std, average),
 :mod:`.cumulative` (cumsum, cumprod, cumulative_sum, cumulative_prod),
 :mod:`.indices` (argmin, argmax, nonzero), :mod:`.nan` (the nan* forms) and
-:mod:`.methods` (the ndarray methods).  All are built on the ufunc layer's
+:mod:`.ndarray_methods` (the ndarray methods).  All are built on the ufunc layer's
 ``reduce``/``accumulate`` and elementwise ufuncs, with NumPy's signatures,
 dtypes, errors and warnings.  Functions of one family (``sum``, ``prod``,
 ``nansum``, ``nanprod`` ...) share their signature, from :mod:`._signatures`,
@@ -18,7 +18,6 @@ from . import basic, cumulative, indices, nan, statistics
 from .basic import *
 from .cumulative import *
 from .indices import *
-from .methods import attach_methods
 from .nan import *
 from .statistics import *
 
@@ -27,5 +26,3 @@ __all__ = []
 for _module in (basic, cumulative, indices, nan, statistics):
     __all__ += _module.__all__
 del _module
-
-attach_methods()

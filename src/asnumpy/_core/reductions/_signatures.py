@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 
 from ..ufuncs import UFUNCS
-from ._common import NoValue, named
+from ._operands import NoValue, named
 from ._docs import docstring
 
 __all__ = [

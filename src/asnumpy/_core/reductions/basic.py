@@ -13,7 +13,7 @@ import functools
 import numpy as np
 
 from ..ufuncs import UFUNCS
-from ._common import INTP, NoValue, device_operand, named, scalar_axis
+from ._operands import INTP, NoValue, device_operand, named, scalar_axis
 from ._signatures import define, like_all, like_max, like_sum
 
 __all__ = ["all", "amax", "amin", "any", "count_nonzero", "max", "min", "prod", "ptp", "sum"]
@@ -94,7 +94,7 @@ any = _define(
     returns="Boolean result; 0-d when all axes are reduced.")
 
 # ``ndarray.all``/``any`` also take NumPy's (undocumented) ``dtype``; their
-# arguments are checked by the method (see .methods).
+# arguments are checked by the method (see .ndarray_methods).
 all_method = named("all")(_all)
 any_method = named("any")(_any)
 

@@ -16,7 +16,7 @@ import numpy as np
 from .._launch import empty
 from .._layout import normalize_axis
 from ..ufuncs import UFUNCS
-from ._common import device_operand
+from ._operands import device_operand
 from ._docs import ONE_AXIS
 from ._signatures import define, like_cumsum, like_cumulative_sum
 

@@ -14,10 +14,11 @@ import operator
 
 import numpy as np
 
+from ..._errors import check_writeable
 from .._launch import check_same_device, empty, launch
 from .._layout import shape_text
 from ..ndarray import ndarray
-from ._common import INTP, NoValue, device_operand, named
+from ._operands import INTP, NoValue, device_operand, named
 from ._docs import ONE_AXIS
 from ._signatures import define, like_argmax
 from .basic import count_nonzero
@@ -56,8 +57,7 @@ def _arg_reduce(name, a, axis=None, out=None, keepdims=NoValue):
         # writeability
         getattr(np, name)(probe, axis=axis, keepdims=keepdims,
                           out=np.empty(np.shape(probe_result), out.dtype))
-        if not out.flags.writeable:
-            raise ValueError(f"asnumpy.{name}: output array is read-only")
+        check_writeable(out, name)
     launch("numpy_function", (out,), name, (a,), {"axis": axis, "keepdims": keepdims},
            func=name)
     return out

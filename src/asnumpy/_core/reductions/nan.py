@@ -15,7 +15,7 @@ import functools
 import numpy as np
 
 from ..ufuncs import UFUNCS
-from ._common import (
+from ._operands import (
     INTP,
     NoValue,
     any_true,

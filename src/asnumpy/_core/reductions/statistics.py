@@ -18,7 +18,7 @@ from ...runtime._state import open_stream_blocks
 from .._launch import empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import (
+from ._operands import (
     NoValue,
     any_true,
     count_items,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..reductions._common import device_operand
-from ._common import call_held, named
+from ..reductions._operands import device_operand
+from ._numpy_calls import call_held, named
 
 __all__ = ["packbits", "unpackbits"]
 

@@ -9,8 +9,8 @@ are then allocated from the device pool and filled (``call_held``).
 from __future__ import annotations
 
 from .._launch import check_same_device
-from ..reductions._common import device_operand
-from ._common import call_held, device_of, fill_doc, named, on_device
+from ..reductions._operands import device_operand
+from ._numpy_calls import call_held, device_of, fill_doc, named, on_device
 
 __all__ = ["bincount", "histogram", "histogram2d", "histogram_bin_edges", "histogramdd"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._launch import empty, launch
-from ..reductions._common import device_operand
-from ._common import INTP, call_into, named, on_device
+from ..reductions._operands import device_operand
+from ._numpy_calls import INTP, call_into, named, on_device
 
 __all__ = ["digitize", "searchsorted"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..ndarray import ndarray
-from ..reductions._common import device_operand
-from ._common import (
+from ..reductions._operands import device_operand
+from ._numpy_calls import (
     call_held,
     call_into,
     fill_doc,

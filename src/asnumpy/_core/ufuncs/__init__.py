@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...ops.ufuncs import ALIASES, UFUNCS as _CATALOG
-from .operators import attach_operators
+from ..ndarray_members import attach
+from .operators import operator_members
 from .ufunc import Plan, ufunc
 
 __all__ = ["ufunc", "Plan", "UFUNCS"]
@@ -17,6 +18,8 @@ __all__ = ["ufunc", "Plan", "UFUNCS"]
 UFUNCS = {name: ufunc(getattr(np, name)) for names in _CATALOG.values() for name in names}
 UFUNCS.update({alias: UFUNCS[target] for alias, target in ALIASES.items()})
 
-attach_operators(UFUNCS)
+# ndarray's operators (ndarray_members.py attaches this package's table)
+NDARRAY_MEMBERS = operator_members(UFUNCS)
+attach(__name__, NDARRAY_MEMBERS)
 # each ufunc is also a module attribute, so the namespace imports them by name
 globals().update(UFUNCS)

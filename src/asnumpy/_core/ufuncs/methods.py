@@ -15,6 +15,7 @@ import contextlib
 import numpy as np
 
 from ..._dtypes import is_supported
+from ..._errors import check_writeable
 from .._launch import check_same_device, empty, launch
 from .._layout import normalize_axis, shape_text
 from ..ndarray import ndarray
@@ -97,8 +98,7 @@ def _check_out(func, out, shape, device):
     if out.shape != tuple(shape):
         raise ValueError(f"asnumpy.{func}: output parameter has shape {shape_text(out.shape)}, "
                          f"expected {shape_text(shape)}")
-    if not out.flags.writeable:
-        raise ValueError(f"asnumpy.{func}: output array is read-only")
+    check_writeable(out, func)
 
 
 def _out_tuple(out, func):
@@ -308,8 +308,7 @@ def at(ufunc, a, indices, b):
     if not isinstance(a, ndarray):
         raise TypeError(f"asnumpy.{func}: first operand must be an asnumpy.ndarray, "
                         f"got {type(a).__name__}")
-    if not a.flags.writeable:
-        raise ValueError(f"asnumpy.{func}: output array is read-only")
+    check_writeable(a, func)
     if ufunc.nin == 2 and b is None:
         raise ValueError(f"asnumpy.{func}: second operand needed for ufunc")
     if ufunc.nin == 1 and b is not None:

@@ -17,12 +17,12 @@ import inspect
 
 import numpy as np
 
-from .._copying import from_host
+from .._host_device_copies import from_host
 from ..ndarray import ndarray
 from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, power_shortcut
 from .fast import binary_lanes, no_lane
 
-__all__ = ["attach_operators"]
+__all__ = ["operator_members"]
 
 # what inspect shows for a binary operator (the forward form is the fast lane's (a, b))
 _OPERATOR_SIGNATURE = inspect.Signature([
@@ -172,24 +172,27 @@ def _imatmul(matmul):
     return __imatmul__
 
 
-def attach_operators(ufuncs) -> None:
-    """Give :class:`ndarray` its operators, built from the op table's operator forms."""
+def operator_members(ufuncs) -> dict:
+    """:class:`ndarray`'s operators (and ``conj``), built from the op table's operator forms: the
+    ufunc package's table of ndarray members (ndarray_members.py attaches them).
+    ``ndarray.__hash__`` stays None (the class says so): arrays are not hashable."""
+    members = {}
     for op, name in BINARY_OPERATORS.items():
         ufunc = ufuncs[name]
         for form in _BINARY_FORMS:
             if form != "__i{}__" or ufunc.nout == 1:      # no in-place divmod
-                setattr(ndarray, form.format(op), _binary(ufunc, form, op))
-    ndarray.__pow__, ndarray.__ipow__ = _power(ufuncs)
-    ndarray.__imatmul__ = _imatmul(ufuncs["matmul"])
+                members[form.format(op)] = _binary(ufunc, form, op)
+    members["__pow__"], members["__ipow__"] = _power(ufuncs)
+    members["__imatmul__"] = _imatmul(ufuncs["matmul"])
     for op, name in COMPARISONS.items():
-        setattr(ndarray, f"__{op}__", _comparison(ufuncs[name], f"__{op}__"))
-    ndarray.__hash__ = None                  # defining __eq__ must not make arrays hashable
+        members[f"__{op}__"] = _comparison(ufuncs[name], f"__{op}__")
     for op, name in UNARY_OPERATORS.items():
-        setattr(ndarray, f"__{op}__", _unary(ufuncs[name], f"__{op}__"))
+        members[f"__{op}__"] = _unary(ufuncs[name], f"__{op}__")
     conjugate = ufuncs["conjugate"]
 
     def conj(self):
         """The complex conjugate, elementwise; a real array itself (as ``numpy.ndarray.conj``)."""
         return conjugate(self) if self.dtype.kind == "c" else self
 
-    ndarray.conj = ndarray.conjugate = conj
+    members["conj"] = members["conjugate"] = conj
+    return members

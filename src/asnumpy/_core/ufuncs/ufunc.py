@@ -34,7 +34,7 @@ from ..ndarray import ndarray
 from . import _shapes
 from ...ops.ufuncs import kernel_key
 from .fast import POOL_MIN_BYTES, binary_lanes, reduce_lane, unary_lanes
-from ..._errors import user_stacklevel
+from ..._errors import read_only_error, user_stacklevel
 
 __all__ = ["ufunc", "Plan"]
 
@@ -165,7 +165,7 @@ class ufunc:
         outs = _outs(name, nout, args[nin:], kwargs)
         # NumPy refuses a read-only output first, before any dtype or shape check
         if any(out is not None and not out.flags.writeable for out in outs):
-            raise ValueError(f"asnumpy.{name}: output array is read-only")
+            raise read_only_error(name)
         casting = _text_option(name, "casting", kwargs.get("casting", "same_kind"))
         if casting not in _CASTINGS:
             raise ValueError(f"asnumpy.{name}: casting must be one of 'no', 'equiv', 'safe', "

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._launch import empty, launch
 from ..ndarray import ndarray
-from ._common import device_of, fetch, to_device
+from ._operands import device_of, fetch, to_device
 
 __all__ = ["interp"]
 

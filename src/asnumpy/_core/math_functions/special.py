@@ -8,7 +8,7 @@ import numpy as np
 
 from .._launch import empty, launch
 from ..ufuncs import UFUNCS
-from ._common import copyto, device_of, probe, to_device
+from ._operands import copyto, device_of, probe, to_device
 
 __all__ = ["i0", "sinc"]
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._errors import check_writeable
 from ...runtime.device import get_device
 from .._launch import check_same_device, launch, launch_on
 from ..ndarray import ndarray
-from ..reductions._common import device_operand, named
+from ..reductions._operands import device_operand, named
 
 __all__ = [
     "INTP",
@@ -42,8 +43,7 @@ def writable_target(a, name):
     """``a`` itself, when it is a writeable asnumpy array (the target of an in-place put)."""
     if not isinstance(a, ndarray):
         raise TypeError(f"{name}() argument 1 must be asnumpy.ndarray, not {type(a).__name__}")
-    if not a._writeable:
-        raise ValueError("assignment destination is read-only")
+    check_writeable(a, name, "assignment destination")
     return a
 
 
@@ -132,8 +132,7 @@ def check_out(out, shape, func):
         raise TypeError(f"out must be an asnumpy.ndarray, got {type(out).__name__}")
     if out.shape != tuple(shape):
         raise ValueError(f"output array does not match result of {func}")
-    if not out._writeable:
-        raise ValueError("output array is read-only")
+    check_writeable(out, func)
 
 
 def launch_into(outs, name, args, kwargs, func):

@@ -13,7 +13,7 @@ import numpy as np
 from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import PY_SCALARS, all_true, device_of, to_device
+from ._operands import PY_SCALARS, all_true, device_of, to_device
 from ..._errors import user_stacklevel
 
 __all__ = [

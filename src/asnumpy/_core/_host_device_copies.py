@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _dtypes
+from .._errors import check_writeable
 from ..runtime.device import Device
 from ._launch import devices_differ, empty, resolve_stream
 from ._pending import launch_pending, transfer_stream
@@ -186,8 +187,7 @@ def _check_host_out(out, shape, dtype, func) -> None:
             f"asnumpy.{func}: out has shape {out.shape} and dtype {out.dtype}, but {wanted} "
             "is required"
         )
-    if not out.flags.writeable:
-        raise ValueError(f"asnumpy.{func}: out is read-only")
+    check_writeable(out, func)
 
 
 def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..ufuncs import UFUNCS
-from ._common import all_true, device_of, to_device
+from ._operands import all_true, device_of, to_device
 
 __all__ = ["angle", "imag", "real", "real_if_close"]
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .._launch import empty
 from .._layout import normalize_axis
-from ..elementwise._common import (
+from ..math_functions._operands import (
     axis_error,
     device_of,
     empty_like,

@@ -1,4 +1,4 @@
-"""Elementwise helpers built on the ufuncs: clip, round, diff, isclose, softmax, ...
+"""NumPy's mathematical functions composed of ufuncs: clip, round, diff, isclose, softmax, ...
 
 Modules by topic: ``clipping`` (clip, nan_to_num), ``rounding`` (around,
 round, fix), ``complex`` (real, imag, angle, real_if_close), ``special``
@@ -8,12 +8,11 @@ round, fix), ``complex`` (real, imag, angle, real_if_close), ``special``
 softmax).  Each composes ufuncs, ufunc reductions, views and ``empty``;
 ``i0`` and ``interp`` run NumPy's own loops through the ``numpy_function``
 kernel.  The ndarray methods NumPy has (``clip``, ``round``, ``dot``) are
-attached from the modules' ``METHODS`` tables.
+:mod:`.ndarray_methods`, from the modules' ``METHODS`` tables.
 """
 
 from __future__ import annotations
 
-from ..ndarray import ndarray
 from . import (
     activations,
     clipping,
@@ -40,10 +39,4 @@ __all__ = []
 for _module in (activations, clipping, comparisons, complex, differences, interpolation,
                 products, rounding, special):
     __all__ += _module.__all__
-
-for _module in (clipping, rounding, products):
-    for _name, _method in _module.METHODS.items():
-        _method.__name__ = _name
-        _method.__qualname__ = f"ndarray.{_name}"
-        setattr(ndarray, _name, _method)
-del _module, _name, _method
+del _module

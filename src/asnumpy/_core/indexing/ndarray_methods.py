@@ -3,10 +3,10 @@ diagonal and trace (``a.take(...)`` is ``asnumpy.take(a, ...)``)."""
 
 from __future__ import annotations
 
-from .. import _methods
+from ..ndarray_members import attach
 from . import diagonals, taking
 
-__all__ = ["attach_methods"]
+__all__ = ["NDARRAY_MEMBERS"]
 
 
 def _put(function, self, arguments):
@@ -19,8 +19,9 @@ def _compress(function, self, arguments):
     return function(arguments.pop("condition"), self, **arguments)
 
 
+# the ndarray members this module gives (ndarray_members.py):
 # method -> (function, its parameters after ``self`` in NumPy's order[, (), call])
-METHODS = {
+NDARRAY_MEMBERS = {
     "take": (taking.take, ("indices", "axis", "out", "mode")),
     "put": (taking.put, ("indices", "values", "mode"), (), _put),
     "choose": (taking.choose, ("choices", "out", "mode")),
@@ -29,7 +30,4 @@ METHODS = {
     "trace": (diagonals.trace, ("offset", "axis1", "axis2", "dtype", "out")),
 }
 
-
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its indexing methods."""
-    _methods.attach_methods(METHODS)
+attach(__name__, NDARRAY_MEMBERS)

@@ -7,19 +7,15 @@ functions of the same names.
 
 from __future__ import annotations
 
-from .. import _methods
+from ..._errors import check_writeable
 from .._launch import launch
-from ..ndarray import ndarray
+from ..ndarray_members import attach, make_method
 from . import search
-from . import sort as _sort
-from ._common import named, normalize_axis, on_device
+# by name: the package binds ``sort`` to the function once it is imported
+from .sort import _probe, argpartition, argsort
+from ._numpy_calls import named, normalize_axis, on_device
 
-__all__ = ["METHODS", "attach_methods"]
-
-
-def _writeable(self, name):
-    if not self.flags.writeable:
-        raise ValueError(f"{name} array is read-only")
+__all__ = ["NDARRAY_MEMBERS"]
 
 
 @named("ndarray.sort")
@@ -28,8 +24,8 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None):
 
     Sort the array in place.  See :func:`asnumpy.sort` for the parameters.
     """
-    _sort._probe(self).sort(axis=axis, kind=kind, order=order, stable=stable)
-    _writeable(self, "sort")
+    _probe(self).sort(axis=axis, kind=kind, order=order, stable=stable)
+    check_writeable(self, "ndarray.sort", "sort array")
     if self.size:
         launch("sort", self, self, normalize_axis(axis, self.ndim), kind, stable,
                func="ndarray.sort")
@@ -44,7 +40,7 @@ def partition(self, kth, axis=-1, kind="introselect", order=None):
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     axis = normalize_axis(axis, self.ndim)
-    _writeable(self, "partition")
+    check_writeable(self, "ndarray.partition", "partition array")
     launch("numpy_function", (self,), "partition", (self, on_device(kth, self._device)),
            {"axis": axis, "kind": kind}, func="ndarray.partition")
 
@@ -52,21 +48,17 @@ def partition(self, kth, axis=-1, kind="introselect", order=None):
 _SORT_ARGUMENTS = (("axis", "kind", "order"), ("stable",))
 _PARTITION_ARGUMENTS = (("kth", "axis", "kind", "order"),)
 
-# method -> (function, its parameters after ``self`` in NumPy's order[, keyword-only ones])
-METHODS = {
-    "sort": (sort, *_SORT_ARGUMENTS),
-    "argsort": (_sort.argsort, *_SORT_ARGUMENTS),
-    "partition": (partition, *_PARTITION_ARGUMENTS),
-    "argpartition": (_sort.argpartition, *_PARTITION_ARGUMENTS),
+# the ndarray members this module gives (ndarray_members.py):
+# method -> (function, its parameters after ``self`` in NumPy's order[, keyword-only ones]).
+# The in-place methods keep their own docstrings (the generated one would point to the
+# copying function).
+NDARRAY_MEMBERS = {
+    "sort": make_method("sort", sort, *_SORT_ARGUMENTS, doc=sort.__doc__),
+    "argsort": (argsort, *_SORT_ARGUMENTS),
+    "partition": make_method("partition", partition, *_PARTITION_ARGUMENTS,
+                             doc=partition.__doc__),
+    "argpartition": (argpartition, *_PARTITION_ARGUMENTS),
     "searchsorted": (search.searchsorted, ("v", "side", "sorter")),
 }
 
-# the in-place methods keep their own docstrings (the generated one points to the copying function)
-_IN_PLACE = {"sort": sort, "partition": partition}
-
-
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its sorting and searching methods."""
-    _methods.attach_methods(METHODS)
-    for name, function in _IN_PLACE.items():
-        getattr(ndarray, name).__doc__ = function.__doc__
+attach(__name__, NDARRAY_MEMBERS)

@@ -81,20 +81,6 @@ def _broadcast_shape(func, *values) -> tuple:
         return np.broadcast_shapes(*(_shape_of(v) for v in values))
 
 
-def _check_broadcast(source, target, func) -> None:
-    """ValueError unless an array of shape ``source`` can be copied into ``target``."""
-    trimmed = tuple(source)
-    while len(trimmed) > len(target) and trimmed[0] == 1:
-        trimmed = trimmed[1:]
-    fits = len(trimmed) <= len(target) and all(
-        s in (1, t) for s, t in zip(reversed(trimmed), reversed(target)))
-    if not fits:
-        raise ValueError(
-            f"asnumpy.{func}: could not broadcast input array from shape {tuple(source)} "
-            f"into shape {tuple(target)}"
-        )
-
-
 def _input_array(value, device, func) -> ndarray:
     """``value`` as an asnumpy array on ``device`` (default: where it already is)."""
     if isinstance(value, ndarray):
@@ -240,7 +226,7 @@ def _fill_scalar(out, value, func) -> None:
 def _fill(out, value, func) -> None:
     """Fill ``out`` with a scalar, a host array (broadcast) or a device array (broadcast)."""
     if isinstance(value, ndarray):
-        _check_broadcast(value.shape, out.shape, func)
+        _layout.assignable_shape(value.shape, out.shape, func)
         _launch.launch("copy", out, value, func=func)
         return
     with _named_errors(func):
@@ -248,7 +234,7 @@ def _fill(out, value, func) -> None:
     if host.ndim == 0:
         _fill_scalar(out, value, func)
         return
-    _check_broadcast(host.shape, out.shape, func)
+    _layout.assignable_shape(host.shape, out.shape, func)
     if host.dtype.kind not in "biufc":
         converted = np.empty(host.shape, out.dtype)
         with _named_errors(func):

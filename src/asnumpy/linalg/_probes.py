@@ -17,9 +17,9 @@ import warnings
 import numpy as np
 
 from .._core._launch import empty, launch
-from .._core.elementwise._common import device_of, fetch, to_device
+from .._core.math_functions._operands import device_of, fetch, to_device
 from .._core.ndarray import ndarray
-from .._core.reductions._common import named
+from .._core.reductions._operands import named
 
 __all__ = [
     "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult",

@@ -14,9 +14,9 @@ import warnings
 import numpy as np
 
 from .._launch import empty
-from ..elementwise._common import device_of, fetch, to_device
+from ..math_functions._operands import device_of, fetch, to_device
 from ..ndarray import ndarray
-from ..reductions._common import named
+from ..reductions._operands import named
 from ..ufuncs.methods import _check_out as check_out
 
 __all__ = [

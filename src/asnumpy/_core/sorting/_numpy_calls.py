@@ -18,7 +18,7 @@ import numpy as np
 from ..._dtypes import dtype_from_code
 from .._launch import empty, launch, nested_device
 from ..ndarray import ndarray
-from ..reductions._common import INTP, named
+from ..reductions._operands import INTP, named
 
 __all__ = ["INTP", "call_held", "call_into", "device_of", "fill_doc", "named", "normalize_axis",
            "on_device", "one_or_tuple", "public"]

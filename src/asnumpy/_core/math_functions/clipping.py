@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._errors import check_writeable
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import copyto, device_of, probe, to_device
+from ._operands import copyto, device_of, probe, to_device
 
 __all__ = ["clip", "nan_to_num"]
 
@@ -77,6 +78,8 @@ def _clip(a, low, high, out, kwargs, func):
         out = out[0]
     if out is not None and not isinstance(out, ndarray):
         raise TypeError(f"asnumpy.{func}: out must be an asnumpy.ndarray, got {type(out).__name__}")
+    if out is not None:
+        check_writeable(out, func)     # before the ufuncs below: the error names clip
     a = to_device(a, device_of(a, out, low, high), func)
     if a.dtype.kind in "iu":
         # Python ints beyond the range bound nothing (NumPy's NEP 50 handling)

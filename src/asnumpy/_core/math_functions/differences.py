@@ -13,7 +13,7 @@ import numpy as np
 from .._launch import empty
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import (
+from ._operands import (
     all_true,
     concatenate,
     copyto,

@@ -9,7 +9,7 @@ import numpy as np
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import device_of, to_device
+from ._operands import device_of, to_device
 
 __all__ = ["around", "fix", "round"]
 

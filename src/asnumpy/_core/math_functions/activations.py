@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..ufuncs import UFUNCS
-from ._common import device_of, to_device
+from ._operands import device_of, to_device
 
 __all__ = ["gelu", "relu", "softmax"]
 

@@ -11,8 +11,8 @@ from .._launch import empty
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._common import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
-from ..._errors import user_stacklevel
+from ._operands import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
+from ..._errors import check_writeable, user_stacklevel
 
 __all__ = ["cross", "dot"]
 
@@ -144,8 +144,7 @@ def _check_out(out, shape, dtype):
         raise TypeError(f"asnumpy.dot: out must be an asnumpy.ndarray, got {type(out).__name__}")
     if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
         raise ValueError(f"asnumpy.dot: {_BAD_OUT}")
-    if not out.flags.writeable:
-        raise ValueError("asnumpy.dot: output array is read-only")
+    check_writeable(out, "dot")
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):

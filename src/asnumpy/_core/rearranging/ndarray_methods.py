@@ -7,17 +7,15 @@ TypeError for others, as NumPy does.
 
 from __future__ import annotations
 
-from .. import _methods
+from ..ndarray_members import attach
 from . import tiling
 
-__all__ = ["attach_methods"]
+__all__ = ["NDARRAY_MEMBERS"]
 
+# the ndarray members this module gives (ndarray_members.py):
 # method -> (function, parameters after self, in NumPy's order)
-METHODS = {
+NDARRAY_MEMBERS = {
     "repeat": (tiling.repeat, ("repeats", "axis")),
 }
 
-
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its rearranging methods."""
-    _methods.attach_methods(METHODS)
+attach(__name__, NDARRAY_MEMBERS)

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import functools
 
-from .. import _methods
-from ..ndarray import ndarray
+from ..ndarray_members import attach, make_method
 from ..ufuncs import UFUNCS
 from . import basic, cumulative, indices, statistics
 
-__all__ = ["attach_methods"]
+__all__ = ["NDARRAY_MEMBERS"]
 
 # method -> (function, positional parameters after self, keyword-only parameters).
 # The positional ones are those NumPy's methods really accept (its ``_methods``
 # functions take keepdims, initial, ... positionally; all/any take a dtype).
-METHODS = {
+_METHODS = {
     "sum": (basic.sum, ("axis", "dtype", "out", "keepdims", "initial", "where"), ()),
     "prod": (basic.prod, ("axis", "dtype", "out", "keepdims", "initial", "where"), ()),
     "min": (basic.min, ("axis", "out", "keepdims", "initial", "where"), ()),
@@ -57,8 +56,9 @@ def _with_lane(method, lane):
     return with_lane
 
 
-def attach_methods() -> None:
-    """Give :class:`asnumpy.ndarray` its reduction methods."""
-    _methods.attach_methods(METHODS)
-    for name, ufunc_name in _LANES.items():
-        setattr(ndarray, name, _with_lane(getattr(ndarray, name), UFUNCS[ufunc_name]._reduce_lane))
+# the ndarray members this module gives (ndarray_members.py attaches them)
+NDARRAY_MEMBERS = {**_METHODS, **{
+    name: _with_lane(make_method(name, *_METHODS[name]), UFUNCS[ufunc_name]._reduce_lane)
+    for name, ufunc_name in _LANES.items()}}
+
+attach(__name__, NDARRAY_MEMBERS)

@@ -14,8 +14,8 @@ from numpy.exceptions import AxisError
 
 from ...runtime.device import get_device
 from .._layout import normalize_axis
-from ..elementwise import _common as _elementwise
-from ..elementwise._common import device_of
+from ..math_functions import _operands as _elementwise
+from ..math_functions._operands import device_of
 from ..ndarray import ndarray
 
 __all__ = [

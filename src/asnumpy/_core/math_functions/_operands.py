@@ -1,4 +1,4 @@
-"""Shared pieces of the elementwise helpers: operands, axes, masked copies, concatenation.
+"""Shared pieces of the mathematical functions: operands, axes, masked copies, concatenation.
 
 Everything here composes ufuncs, views and ``empty``: no device memory is
 touched directly and nothing depends on the device kind.
