@@ -20,7 +20,7 @@ from .._core._launch import empty, launch
 from .._core.creation._allocation import _target_device
 from .._core.math_functions._operands import to_device
 from .._core.ndarray import ndarray
-from .._core.ufuncs.methods import _check_out
+from .._core.ufuncs.ufunc_methods import _check_out
 from .._errors import user_stacklevel
 from ._plan import get_plan_cache
 

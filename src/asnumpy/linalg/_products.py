@@ -298,7 +298,7 @@ def einsum(*operands_, out=None, dtype=None, order="K", casting="safe", optimize
     results, backward = probe("einsum", args, kwargs)
     shape = tuple(backward[n] for n in results[0].shape)
     from .._core._launch import launch
-    from .._core.ufuncs.methods import _check_out
+    from .._core.ufuncs.ufunc_methods import _check_out
 
     _check_out("einsum", out, shape, device)
     probe("einsum", args, dict(kwargs, out=np.empty(results[0].shape, out.dtype)))

@@ -17,7 +17,7 @@ from .._launch import empty
 from ..math_functions._operands import device_of, fetch, to_device
 from ..ndarray import ndarray
 from ..reductions._operands import named
-from ..ufuncs.methods import _check_out as check_out
+from ..ufuncs.ufunc_methods import _check_out as check_out
 
 __all__ = [
     "device_of",

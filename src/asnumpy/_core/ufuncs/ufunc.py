@@ -246,31 +246,31 @@ class ufunc:
         if _traced_operand((array,)) is not None:      # asnumpy.fuse is tracing
             return array.__asnumpy_ufunc__(self, "reduce", (array,), dict(
                 axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where))
-        from . import methods
+        from . import ufunc_methods as methods
 
         return methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """Running results of :meth:`reduce` along ``axis`` (``numpy.ufunc.accumulate``)."""
-        from . import methods
+        from . import ufunc_methods as methods
 
         return methods.accumulate(self, array, axis, dtype, out)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Reductions over slices ``indices[i]:indices[i+1]`` (``numpy.ufunc.reduceat``)."""
-        from . import methods
+        from . import ufunc_methods as methods
 
         return methods.reduceat(self, array, indices, axis, dtype, out)
 
     def outer(self, A, B, /, **kwargs):
         """This ufunc on every pair ``(a, b)`` of ``A`` and ``B`` (``numpy.ufunc.outer``)."""
-        from . import methods
+        from . import ufunc_methods as methods
 
         return methods.outer(self, A, B, kwargs)
 
     def at(self, a, indices, b=None, /):
         """Unbuffered in-place ``a[indices] = ufunc(a[indices], b)`` (``numpy.ufunc.at``)."""
-        from . import methods
+        from . import ufunc_methods as methods
 
         return methods.at(self, a, indices, b)
 
