@@ -113,17 +113,27 @@ def _into_pool(call, device, operands, dtype, shape):
     return out
 
 
-def _refused_before_loop(out_view) -> bool:
-    """Whether NumPy's ValueError for an ``out=`` call came before its loop.
+def _into_out(call, out, out_view, *operands):
+    """``call(*operands, out=out_view)``, then ``out``; None (the general path) when
+    NumPy refused the call before its loop.
 
-    With the lane's shapes checked, the one such error is a read-only output
-    (a read-only host array adopted without a copy): the lane falls back, for
+    A TypeError or OverflowError always comes before the loop; with the lane's
+    shapes checked, the one ValueError that does is a read-only output (a
+    read-only host array adopted without a copy): the lane falls back, for
     asnumpy's message.  Any other ValueError came from the loop, which has
     written part of ``out`` as NumPy's own call would (an integer power's
     negative exponent): it is raised as it is, since running the call again
     would write those elements twice.
     """
-    return not out_view.flags.writeable
+    try:
+        call(*operands, out=out_view)
+    except _PRE_LOOP_ERRORS:
+        return None
+    except ValueError:
+        if not out_view.flags.writeable:
+            return None
+        raise
+    return out
 
 
 def _view_of(array):
@@ -268,15 +278,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         on = _view_of(out)
         if not cost or on.size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
-        try:
-            f(an, bn, out=on)
-        except _PRE_LOOP_ERRORS:
-            return None
-        except ValueError:
-            if _refused_before_loop(on):
-                return None
-            raise
-        return out
+        return _into_out(f, out, on, an, bn)
 
     return lane, lane_out
 
@@ -327,15 +329,7 @@ def unary_lanes(numpy_ufunc):
         if not entry[0] or an.size * entry[0] >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         on = _view_of(out)
-        try:
-            f(an, out=on)
-        except _PRE_LOOP_ERRORS:
-            return None
-        except ValueError:
-            if _refused_before_loop(on):
-                return None
-            raise
-        return out
+        return _into_out(f, out, on, an)
 
     return lane, lane_out
 
