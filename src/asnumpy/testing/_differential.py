@@ -397,7 +397,15 @@ def _differential(decorator, name, accept_error, finish, scipy_keywords=None):
     return decorate
 
 
-def _array_decorator(decorator, name, accept_error, comparison, scipy_keywords=None):
+def _array_decorator(decorator, check, name, accept_error, sp_name, scipy_name, *, err_msg,
+                     verbose, type_check, strides_check=False, contiguous_check=False,
+                     device_check=False):
+    """The decorator of the array comparisons: ``check`` compares two host arrays."""
+    comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
+                             strides_check=_strides_mode(strides_check, decorator),
+                             contiguous_check=contiguous_check, device_check=device_check)
+    scipy_keywords = _scipy_keywords(decorator, sp_name, scipy_name)
+
     def finish(a_result, n_result, where):
         __tracebackhide__ = True
         if a_result is None and n_result is None:
@@ -466,12 +474,9 @@ def numpy_asnumpy_array_equal(err_msg="", verbose=True, name="xp", type_check=Tr
         __tracebackhide__ = True  # pytest shows the test, not the harness
         numpy.testing.assert_array_equal(a, n, err_msg=header, verbose=verbose)
 
-    comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
-                             strides_check=_strides_mode(strides_check,
-                                                         "numpy_asnumpy_array_equal"),
-                             device_check=device_check)
-    return _array_decorator("numpy_asnumpy_array_equal", name, accept_error, comparison,
-                            _scipy_keywords("numpy_asnumpy_array_equal", sp_name, scipy_name))
+    return _array_decorator("numpy_asnumpy_array_equal", check, name, accept_error, sp_name,
+                            scipy_name, err_msg=err_msg, verbose=verbose, type_check=type_check,
+                            strides_check=strides_check, device_check=device_check)
 
 
 def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp",
@@ -523,11 +528,10 @@ def numpy_asnumpy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp
                                       atol=_tolerance(atol, dtypes, "atol"),
                                       err_msg=header, verbose=verbose)
 
-    comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check,
-                             strides_check=_strides_mode(strides_check, "numpy_asnumpy_allclose"),
-                             contiguous_check=contiguous_check, device_check=device_check)
-    return _array_decorator("numpy_asnumpy_allclose", name, accept_error, comparison,
-                            _scipy_keywords("numpy_asnumpy_allclose", sp_name, scipy_name))
+    return _array_decorator("numpy_asnumpy_allclose", check, name, accept_error, sp_name,
+                            scipy_name, err_msg=err_msg, verbose=verbose, type_check=type_check,
+                            strides_check=strides_check, contiguous_check=contiguous_check,
+                            device_check=device_check)
 
 
 def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="xp",
@@ -556,10 +560,9 @@ def numpy_asnumpy_array_almost_equal(decimal=6, err_msg="", verbose=True, name="
         numpy.testing.assert_array_almost_equal(a, n, decimal=decimal, err_msg=header,
                                                 verbose=verbose)
 
-    comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check)
-    return _array_decorator("numpy_asnumpy_array_almost_equal", name, accept_error, comparison,
-                            _scipy_keywords("numpy_asnumpy_array_almost_equal", sp_name,
-                                            scipy_name))
+    return _array_decorator("numpy_asnumpy_array_almost_equal", check, name, accept_error,
+                            sp_name, scipy_name, err_msg=err_msg, verbose=verbose,
+                            type_check=type_check)
 
 
 def numpy_asnumpy_array_less(err_msg="", verbose=True, name="xp", type_check=True,
@@ -581,9 +584,8 @@ def numpy_asnumpy_array_less(err_msg="", verbose=True, name="xp", type_check=Tru
         __tracebackhide__ = True
         numpy.testing.assert_array_less(a, n, err_msg=header, verbose=verbose)
 
-    comparison = _Comparison(check, err_msg=err_msg, verbose=verbose, type_check=type_check)
-    return _array_decorator("numpy_asnumpy_array_less", name, accept_error, comparison,
-                            _scipy_keywords("numpy_asnumpy_array_less", sp_name, scipy_name))
+    return _array_decorator("numpy_asnumpy_array_less", check, name, accept_error, sp_name,
+                            scipy_name, err_msg=err_msg, verbose=verbose, type_check=type_check)
 
 
 def numpy_asnumpy_equal(name="xp", accept_error=False, sp_name=None, scipy_name=None):

@@ -191,6 +191,15 @@ def flatten(a, order="C"):
 
 # -- axes ----------------------------------------------------------------------------
 
+def _transposed(a, axes, func):
+    """``a`` viewed with its axes permuted by ``axes`` (reversed when None)."""
+    a = as_array(a, func)
+    with named_errors(func):
+        if axes is None:
+            return a.transpose()
+        return a.transpose(tuple(axes) if isinstance(axes, (list, tuple)) else (axes,))
+
+
 def transpose(a, axes=None):
     """Returns an array with axes transposed.
 
@@ -207,11 +216,7 @@ def transpose(a, axes=None):
     ndarray
         A view of ``a`` with its axes permuted.
     """
-    a = as_array(a, "transpose")
-    with named_errors("transpose"):
-        if axes is None:
-            return a.transpose()
-        return a.transpose(tuple(axes) if isinstance(axes, (list, tuple)) else (axes,))
+    return _transposed(a, axes, "transpose")
 
 
 def permute_dims(a, axes=None):
@@ -229,11 +234,7 @@ def permute_dims(a, axes=None):
     ndarray
         A view of ``a`` with its axes permuted.
     """
-    a = as_array(a, "permute_dims")
-    with named_errors("permute_dims"):
-        if axes is None:
-            return a.transpose()
-        return a.transpose(tuple(axes) if isinstance(axes, (list, tuple)) else (axes,))
+    return _transposed(a, axes, "permute_dims")
 
 
 def matrix_transpose(x, /):

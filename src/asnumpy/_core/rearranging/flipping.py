@@ -49,6 +49,14 @@ def flip(m, axis=None):
     return m[index]
 
 
+def _reversed_along(m, min_ndim, index, func):
+    """``m[index]`` for an ``m`` of at least ``min_ndim`` dimensions: fliplr and flipud."""
+    m = as_array(m, func)
+    if m.ndim < min_ndim:
+        raise ValueError(f"asnumpy.{func}: Input must be >= {min_ndim}-d.")
+    return m[index]
+
+
 def fliplr(m):
     """Reverse the order of elements along axis 1 (left/right), as ``numpy.fliplr``.
 
@@ -67,10 +75,7 @@ def fliplr(m):
     ValueError
         For an input of fewer than two dimensions.
     """
-    m = as_array(m, "fliplr")
-    if m.ndim < 2:
-        raise ValueError("asnumpy.fliplr: Input must be >= 2-d.")
-    return m[:, ::-1]
+    return _reversed_along(m, 2, (slice(None), slice(None, None, -1)), "fliplr")
 
 
 def flipud(m):
@@ -91,10 +96,7 @@ def flipud(m):
     ValueError
         For a 0-d input.
     """
-    m = as_array(m, "flipud")
-    if m.ndim < 1:
-        raise ValueError("asnumpy.flipud: Input must be >= 1-d.")
-    return m[::-1, ...]
+    return _reversed_along(m, 1, (slice(None, None, -1), Ellipsis), "flipud")
 
 
 def rot90(m, k=1, axes=(0, 1)):
