@@ -143,3 +143,15 @@ def test_ordinary_arrays_keep_plain_buffers():
 def test_bad_stream_value():
     with pytest.raises(TypeError, match="asnumpy.asarray: stream must be"):
         asnumpy.asarray([1], stream="later")
+
+
+def test_async_copies_go_on_after_reset_device_force():
+    # reset_device_force closes every user stream of the device, its transfer stream too:
+    # the next asynchronous copy gets a new one instead of "the stream is closed"
+    device = asnumpy.Device("cpu:1")
+    host = numpy.arange(12.0)
+    first = asnumpy.asarray(host, device=device, stream="async")
+    asnumpy.runtime.reset_device_force(device)
+    numpy.testing.assert_array_equal(asnumpy.asnumpy(first), host)
+    again = asnumpy.asarray(host[::-1], device=device, stream="async")
+    numpy.testing.assert_array_equal(asnumpy.asnumpy(again), host[::-1])

@@ -39,12 +39,18 @@ _fork.register_locks(sys.modules[__name__], "_transfer_streams_lock")
 def transfer_stream(device) -> Stream:
     """The stream that ``device``'s asynchronous host-to-device copies run on."""
     stream = _transfer_streams.get(device)
-    if stream is None:
+    if stream is None or _closed(stream):
         with _transfer_streams_lock:
             stream = _transfer_streams.get(device)
-            if stream is None:
+            # (reset_device_force closes every user stream of its device, this one too)
+            if stream is None or _closed(stream):
                 stream = _transfer_streams[device] = Stream(device)
     return stream
+
+
+def _closed(stream) -> bool:
+    worker = stream._worker
+    return worker is not None and worker.stopped
 
 
 class PendingBuffer(Buffer):
