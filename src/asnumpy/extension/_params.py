@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._prelude import CTYPES
+from ..ops.cxx.prelude import CTYPES
 
 __all__ = ["Param", "c_type", "parse_params", "resolve_types", "scalar_dtype"]
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...backends.cuda.elementwise import collapse
+from ...ops.cxx.layout import collapse
 from . import _render
 
 __all__ = ["Operand", "Schedule", "Unfusable", "build"]

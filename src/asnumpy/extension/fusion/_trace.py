@@ -23,15 +23,15 @@ from ..._core import reductions
 from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
 from ..._core.ufuncs.catalog import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
-from ...backends.cuda import scalar_ops
-from ...backends.cuda.elementwise import ArraySpec
+from ...ops.cxx.layout import ArraySpec
+from ...ops.cxx.types import CTYPES
 
 __all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "trace"]
 
 _WEAK = (bool, int, float, complex)
 # reductions that fuse: ufunc -> the combine loop is the ufunc's own
 REDUCIBLE = ("add", "multiply", "maximum", "minimum")
-_C_CHARS = frozenset(scalar_ops.CTYPES)
+_C_CHARS = frozenset(CTYPES)
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(bool)
 
@@ -281,7 +281,8 @@ def _scalar_node(graph, value, conversion):
 def _record_call(graph, ufunc, args, kwargs):
     name = ufunc._numpy.__name__
     what = f"asnumpy.{ufunc.__name__}"
-    if name not in scalar_ops.TABLE or ufunc.nout != 1:
+    forms = graph.device.backend.cxx.forms        # the ufunc loops with a C form
+    if name not in forms or ufunc.nout != 1:
         raise Untraceable(what)
     unknown = set(kwargs) - {"out", "casting", "dtype", "signature", "order", "subok"}
     if unknown:
@@ -306,7 +307,7 @@ def _record_call(graph, ufunc, args, kwargs):
     loop = ufunc._numpy.resolve_dtypes(dtypes + out_dtypes, **options)
     for dtype in loop:
         _check_storable(dtype, what)
-    if tuple(loop) not in scalar_ops.loops(name):
+    if tuple(loop) not in forms.loops(name):
         raise Untraceable(f"{what} on {', '.join(map(str, loop[:nin]))}")
     shapes = [v.shape for v, _ in operands if isinstance(v, Proxy) and v._weak is None]
     shape = np.broadcast_shapes(*shapes) if shapes else ()

@@ -1,0 +1,1 @@
+"""The device-independent op layer."""
