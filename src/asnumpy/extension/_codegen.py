@@ -60,7 +60,7 @@ class Operand(NamedTuple):
         kernel only reads may be read-only memory.
         """
         if self.kind == "scalar":
-            value = (f"asn_half_bits(_v_{name})" if self.dtype == np.float16 else
+            value = (f"asn_hfrom(_v_{name})" if self.dtype == np.float16 else
                      f"{ctype}(_v_{name}_re, _v_{name}_im)" if self.dtype.kind == "c" else
                      f"_v_{name}")
             return f"{ctype} {name} = {value};"

@@ -49,7 +49,7 @@ import numpy
 
 from ...ops.cxx.types import CTYPES, by_value, parameter_type, parameter_value
 from ...ops.cxx.functions import UfuncForms
-from .prelude import PRELUDE
+from ...ops.cxx.prelude import PRELUDE
 
 __all__ = ["CTYPES", "FORMS", "PRELUDE", "TABLE", "by_value", "device_function", "loops",
            "parameter_type", "parameter_value"]

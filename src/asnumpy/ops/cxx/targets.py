@@ -8,8 +8,9 @@ form, the entry the back end's program calls -- never from the device's
 kind.  The back end compiles what they render (``backend.compile(source,
 device)``) and launches it (``program.launch(entry, grid, block, values)``).
 
-* :class:`HostTarget` -- host C++ (the cpu back end): CUDA's builtins come
-  from the host runtime (:data:`.prelude.CPU_RUNTIME`); a block runs on one
+* :class:`HostTarget` -- host C++ (the cpu back end): CUDA's qualifiers and
+  builtins come from the host's blocks around the prelude
+  (:data:`.prelude.HOST_QUALIFIERS`, :data:`.prelude.CPU_RUNTIME`); a block runs on one
   OS thread, its threads one after another, blocks spread over cores.  A
   program's entries all have the C signature ``int entry(void* const* args,
   long long begin, long long end, const unsigned* dims)``: ``args[k]``
@@ -26,7 +27,7 @@ Index arithmetic is ``long long`` (:data:`INDEX`) on every target.
 from __future__ import annotations
 
 from .errors import SOURCE_MARK
-from .prelude import COMMON, CPU_RUNTIME
+from .prelude import CPU_RUNTIME, HOST_QUALIFIERS, PRELUDE
 
 __all__ = ["ENTRY_PARAMETERS", "INDEX", "CudaTarget", "HostTarget", "Target"]
 
@@ -83,7 +84,8 @@ class HostTarget(Target):
 
     def source(self, body: str, barriers: bool = False) -> str:
         head = "#define ASN_BARRIERS 1\n" if barriers else ""
-        return f'{head}{COMMON}{CPU_RUNTIME}\n{SOURCE_MARK}kernel.cpp"\n{body}'
+        return (f'{head}{HOST_QUALIFIERS}{PRELUDE}{CPU_RUNTIME}\n{SOURCE_MARK}kernel.cpp"\n'
+                f"{body}")
 
     def geometry(self, count: int, block=None, max_grid=None):
         # one block per unit: the program cuts the blocks into pieces for the thread pool
@@ -142,7 +144,7 @@ class CudaTarget(Target):
         self.block, self.max_grid = block, max_grid
 
     def source(self, body: str, barriers: bool = False) -> str:
-        return f'{COMMON}\n{SOURCE_MARK}kernel.cu"\n{body}'
+        return f'{PRELUDE}\n{SOURCE_MARK}kernel.cu"\n{body}'
 
     def geometry(self, count: int, block=None, max_grid=None):
         block = int(block or self.block)

@@ -1,8 +1,9 @@
 """NumPy dtypes as C types in generated kernels, and scalars passed by value.
 
 :data:`CTYPES` maps a dtype character to the C type every generated kernel
-stores it as (the prelude's ``asn_half`` and ``asn_complex64/128`` for half
-and complex data).  A float16 scalar travels to a kernel as its bits, an
+stores it as -- ufunc kernels, user kernels' placeholders and fusion alike --
+the prelude's ``asn_half`` and ``asn_complex64/128`` for half and complex
+data (the types kernels' sources call ``float16`` and ``complex<T>``).  A float16 scalar travels to a kernel as its bits, an
 ``unsigned short``: a half by value has no portable calling convention (the
 host emulation's ctypes cannot pass one).
 """
