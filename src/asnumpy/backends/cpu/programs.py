@@ -15,8 +15,6 @@ from __future__ import annotations
 import ctypes
 import math
 
-import numpy as np
-
 from ...ops.cxx.targets import HostTarget
 from . import compiler, parallel
 
@@ -37,10 +35,27 @@ TARGET = HostTarget(forms=_ufunc_forms)
 
 
 def pieces(blocks: int, work: int) -> int:
-    """How many pieces a launch of ``blocks`` blocks touching ``work`` elements is cut into."""
-    if work < MIN_PIECE:
+    """How many pieces a launch of ``blocks`` blocks doing ``work`` units is cut into."""
+    threads = parallel.thread_count()
+    if work < MIN_PIECE or threads < 2:
         return 1
-    return max(1, min(blocks, parallel.thread_count() * PIECES_PER_THREAD))
+    return max(1, min(blocks, threads * PIECES_PER_THREAD))
+
+
+def _table(values):
+    """``(table, storage)``: a ``void*`` table pointing at a copy of each value's bytes,
+    each at a 16-byte aligned offset of one buffer (kept alive by ``storage``)."""
+    chunks, offsets, offset = [], [], 0
+    for value in values:
+        data = memoryview(value).cast("B").tobytes()
+        padded = -(-max(len(data), 1) // 16) * 16
+        chunks.append(data.ljust(padded, b"\0"))
+        offsets.append(offset)
+        offset += padded
+    storage = ctypes.create_string_buffer(b"".join(chunks), max(offset, 16))
+    base = ctypes.addressof(storage)
+    table = (ctypes.c_void_p * max(1, len(offsets)))(*[base + o for o in offsets])
+    return table, storage
 
 
 def _dims(value) -> list[int]:
@@ -91,16 +106,16 @@ class CpuProgram:
         shared_bytes : int
             Dynamic shared memory per block (``dims[6]``).
         work : int, optional
-            About how many elements the launch touches (default: the threads of
-            all blocks): under :data:`MIN_PIECE` one thread runs it all.
+            The launch's cost, in units of about one element of a scalar loop
+            (default: the threads of all blocks): under :data:`MIN_PIECE` one
+            thread runs it all.
         failure : str, optional
             The message of the MemoryError raised when the entry returns non-zero.
         """
         function = self._entry(entry)
         grid, block = _dims(grid), _dims(block)
         blocks = math.prod(grid)
-        holders = [np.array(v) for v in values]
-        table = (ctypes.c_void_p * max(1, len(holders)))(*[h.ctypes.data for h in holders])
+        table, storage = _table(values)
         dims = (ctypes.c_uint * 7)(*grid, *block, int(shared_bytes))
         parts = pieces(blocks, blocks * math.prod(block) if work is None else work)
 
@@ -114,7 +129,7 @@ class CpuProgram:
             piece(0)
         else:
             parallel.run(piece, parts)
-        del holders
+        del storage
 
     def signature(self, entry: str):
         """``[(size, kind), ...]`` of the parameters of kernel ``entry``, or None.

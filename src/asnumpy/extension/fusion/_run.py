@@ -28,6 +28,10 @@ from . import _render
 
 __all__ = ["launch", "scalar_values"]
 
+# A fused element's loop vectorises: it costs about half an element of a scalar loop
+# (the unit of a launch's ``work``), so the cpu splits a fusion at twice the elements.
+ELEMENT_WORK = 0.5
+
 
 def scalar_values(schedule, args):
     """The scalar parameters, converted as NumPy converts them (its errors if they do not fit)."""
@@ -72,7 +76,8 @@ def _sizes(schedule, map_block):
 
 
 def _program(schedule, device):
-    """``(program, {role: entry})`` of ``schedule`` on ``device``, compiled once."""
+    """``(program, [(entry, grid, block, last values)], work)`` of ``schedule`` on
+    ``device``: compiled, and its launches laid out, once."""
     programs = schedule.__dict__.setdefault("_programs", {})
     found = programs.get(device)
     if found is None:
@@ -81,30 +86,29 @@ def _program(schedule, device):
         options = _render.CPU_OPTIONS if target.host else ()
         program = device.backend.compile(source, device, options=options,
                                          where="asnumpy.fuse")
-        found = programs[device] = (program, functions)
+        block = _render.map_block(target)
+        sizes = [np.int64(s) for s in _sizes(schedule, block)]
+        rows = int(np.prod(schedule.kshape, dtype=np.int64))
+        elements = rows * int(np.prod(schedule.rshape or (1,), dtype=np.int64))
+        tasks = -(-rows // block) if schedule.mode == "map" else schedule.ntasks
+        launches = [(functions[role], *target.geometry(count), sizes + [np.int64(count)])
+                    for role, count in (("task", tasks), ("finish", rows))
+                    if role in functions]
+        found = programs[device] = (program, launches, int(elements * ELEMENT_WORK))
     return found
 
 
 def _launch_kernel(schedule, device, arrays, partials, scalars):
     backend = device.backend
-    target = backend.cxx
-    program, functions = _program(schedule, device)
-    block = _render.map_block(target)
+    program, launches, work = _program(schedule, device)
     values = ([np.uint64(backend.pointer(a)) for a in arrays]
-              + [np.uint64(backend.pointer(p)) for p in partials]
-              + list(scalars) + [np.int64(s) for s in _sizes(schedule, block)])
-    rows = int(np.prod(schedule.kshape, dtype=np.int64))
-    elements = rows * int(np.prod(schedule.rshape or (1,), dtype=np.int64))
-    tasks = -(-rows // block) if schedule.mode == "map" else schedule.ntasks
+              + [np.uint64(backend.pointer(p)) for p in partials] + list(scalars))
     failure = (f"asnumpy.fuse: no host memory for the row buffers of {schedule.rshape} "
                "elements each")
 
     def run():
-        for role, count in (("task", tasks), ("finish", rows)):
-            if role in functions:
-                grid, threads = target.geometry(count)
-                program.launch(functions[role], grid, threads, values + [np.int64(count)],
-                               work=elements, failure=failure)
+        for entry, grid, block, last in launches:
+            program.launch(entry, grid, block, values + last, work=work, failure=failure)
         # the arrays stay referenced until the kernel is done (a user stream runs it later)
         return arrays, partials
 
