@@ -37,6 +37,7 @@ import hashlib
 import numpy as np
 
 from ...ops.cxx.types import CTYPES, parameter_type, parameter_value
+from ._nodes import Input, Reduce, Scalar
 
 __all__ = ["CHUNK", "CPU_OPTIONS", "LANES", "MAP_BLOCK", "map_block", "render"]
 
@@ -200,11 +201,31 @@ class _Writer:
 def _value(schedule, index, context):
     """The C name of node ``index``'s value inside ``context`` ('e' element, 'r' row)."""
     node = schedule.nodes[index]
-    if node.op == "scalar":
+    if isinstance(node, Scalar):            # a kernel parameter
         return f"s{index}"
     if context == "r" or index in schedule.row_nodes:
         return f"r{index}"
     return f"v{index}"
+
+
+class _Code:
+    """What a node's ``statement`` needs (see :mod:`._nodes`): C values of nodes in
+    ``context``, input loads, the ufunc loops' device functions."""
+
+    def __init__(self, schedule, writer, context, load):
+        self.schedule, self.writer, self.context, self._load = schedule, writer, context, load
+
+    def value(self, index) -> str:
+        return _value(self.schedule, index, self.context)
+
+    def dtype(self, index):
+        return self.schedule.nodes[index].dtype
+
+    def load(self, index, ctype) -> str:
+        return self._load(self.schedule.input_slot[index], ctype)
+
+    def ufunc(self, name, loop) -> str:
+        return self.writer.ufunc(name, loop)
 
 
 def _statements(schedule, writer, targets, context, load, done=None, cached=(), run=""):
@@ -220,7 +241,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
 
     def visit(index):
         node = nodes[index]
-        if index in wanted or index in done or node.op == "scalar":
+        if index in wanted or index in done or isinstance(node, Scalar):
             return
         if context == "e" and index in schedule.row_nodes:
             refs.add(index)
@@ -228,7 +249,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
         if index in cached:                   # kept from an earlier pass over the row
             wanted.add(index)
             return
-        if node.op == "reduce":
+        if isinstance(node, Reduce):
             raise AssertionError(f"reduction {index} used before its pass")
         wanted.add(index)
         for arg in node.args:
@@ -236,6 +257,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
 
     for target in targets:
         visit(target)
+    code = _Code(schedule, writer, context, load)
     lines = []
     prefix = "r" if context == "r" else "v"
     for index in sorted(wanted):
@@ -244,21 +266,8 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
         name = f"{prefix}{index}"
         if index in cached:
             lines.append(f"const {ctype} {name} = row_cache{index}[i_{run} + jj];")
-        elif node.op == "input":
-            lines.append(f"const {ctype} {name} = {load(schedule.input_slot[index], ctype)};")
-        elif node.op == "cast":
-            value = _value(schedule, node.args[0], context)
-            lines.append(f"const {ctype} {name} = asn_cast<{ctype}>({value});")
-        else:
-            ufunc_name, loop = node.attrs
-            fn = writer.ufunc(ufunc_name, loop)
-            args = []
-            for arg, dtype in zip(node.args, loop):
-                value = _value(schedule, arg, context)
-                if nodes[arg].dtype != np.dtype(dtype):
-                    value = f"asn_cast<{_ctype(dtype)}>({value})"
-                args.append(value)
-            lines.append(f"{ctype} {name}; {fn}({', '.join(args)}, {name});")
+        else:                                 # the node's kind renders its statement
+            lines.append(node.statement(name, ctype, code))
     if context == "r":
         done.update(wanted)
     return lines, refs
@@ -276,7 +285,7 @@ def _kept_values(schedule):
     keep = set()
     for position, red in enumerate(schedule.reductions):
         operand = nodes[red].args[0]
-        if nodes[operand].op in ("input", "scalar") or operand in schedule.row_nodes:
+        if isinstance(nodes[operand], (Input, Scalar)) or operand in schedule.row_nodes:
             continue
         uses = later[position:]
         if any(_reaches(nodes, schedule.row_nodes, use, operand) for use in uses):
@@ -551,8 +560,11 @@ def _render(schedule, target):
         parts.append(f"__device__ __forceinline__ int {fn}_one({IDX} t, {signature}) {{\n"
                      f"{inner}\n}}\n")
         if target.host:
-            # returns 1 when a task could not get its row buffer
-            parts.append(f"static int {fn}_tasks({IDX} lo, {IDX} hi, {signature}) {{\n"
+            # returns 1 when a task could not get its row buffer; kept out of line (inlined
+            # into the entry, which reads its arguments from the table, GCC's code for the
+            # tasks ran 5x slower: a softmax, measured)
+            parts.append(f"__attribute__((noinline)) static int {fn}_tasks({IDX} lo, {IDX} hi, "
+                         f"{signature}) {{\n"
                          f"    for ({IDX} t = lo; t < hi; ++t)\n"
                          f"        if ({fn}_one(t, {arguments})) return 1;\n"
                          f"    return 0;\n}}\n")
