@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import asnumpy as ap
-from asnumpy.extension import _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
 
 try:
     _toolchain.compiler_command()

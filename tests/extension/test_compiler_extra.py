@@ -17,7 +17,9 @@ import uuid
 import numpy as np
 import pytest
 
-from asnumpy.extension import CompilerNotFoundError, _codegen, _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
+from asnumpy.backends.cpu.programs import TARGET as _HOST
+from asnumpy.extension import CompilerNotFoundError
 
 _ZIG = (sys.executable, "-m", "ziglang", "c++")
 
@@ -91,7 +93,7 @@ def test_cpu_prelude_compiles_after_c23_math_declarations(barriers, tmp_path, mo
     monkeypatch.setenv("ASNUMPY_KERNEL_CACHE_DIR", str(tmp_path))
     body = (f"// {uuid.uuid4()}\n"
             'extern "C" double asn_test(float x, double y) { return rsqrtf(x) + rsqrt(y); }\n')
-    library = _toolchain.load_library(_C23_MATH + _codegen.cpu_source(body, barriers))
+    library = _toolchain.load_library(_C23_MATH + _HOST.source(body, barriers))
     library.asn_test.argtypes = [ctypes.c_float, ctypes.c_double]
     library.asn_test.restype = ctypes.c_double
     expected = np.float64(1 / np.sqrt(np.float32(4))) + 1 / np.sqrt(16.0)

@@ -15,8 +15,8 @@ from asnumpy.extension import (
     CompilerNotFoundError,
     ElementwiseKernel,
     RawKernel,
-    _toolchain,
 )
+from asnumpy.backends.cpu import compiler as _toolchain
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the emulator's folder
 
@@ -24,7 +24,8 @@ _CPU_PROCESS = """
 import sys
 import numpy as np
 import asnumpy as ap
-from asnumpy.extension import ElementwiseKernel, ReductionKernel, RawKernel, _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
+from asnumpy.extension import ElementwiseKernel, ReductionKernel, RawKernel
 tag = sys.argv[1]
 scale = ElementwiseKernel("T x", "T y", "y = x * 3; // " + tag, "scale")
 total = ReductionKernel("T x", "T y", "x", "a + b", "y = a; // " + tag, "0", "total")

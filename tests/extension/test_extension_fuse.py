@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import asnumpy as ap
-from asnumpy.extension._toolchain import CompilerNotFoundError, compiler_command
+from asnumpy.backends.cpu.compiler import compiler_command
+from asnumpy.extension import CompilerNotFoundError
 from asnumpy.extension.fusion import Fusion, FusionFallbackWarning, fuse
 
 try:
@@ -618,6 +619,7 @@ def test_random_expressions_match_the_op_by_op_run():
 def test_cuda_sources_compile_with_nvrtc(function, dtypes):
     """The CUDA C a GPU would get is accepted by NVRTC (no GPU needed to compile)."""
     from asnumpy.backends.cuda import compiler
+    from asnumpy.backends.cuda.programs import TARGET as CUDA_TARGET
     from asnumpy.extension.fusion import _render
     from asnumpy.extension.fusion._schedule import build
     from asnumpy.extension.fusion._trace import trace
@@ -626,7 +628,7 @@ def test_cuda_sources_compile_with_nvrtc(function, dtypes):
         pytest.skip("NVRTC is not installed")
     args = [ap.zeros((4, 6), dtype=dtype) for dtype in dtypes]
     graph, outputs, _ = trace(function.__wrapped__, args, args[0].device)
-    source, functions, _ = _render.render(build(graph, outputs, args), "cuda")
+    source, functions, _ = _render.render(build(graph, outputs, args), CUDA_TARGET)
     cubin = compiler.compile_module(source, "sm_90")
     assert all(name.encode() in cubin for name in functions.values())
 
@@ -644,7 +646,7 @@ def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
 
     script = (
         "import numpy as np, asnumpy as ap\n"
-        "from asnumpy.extension import _toolchain\n"
+        "from asnumpy.backends.cpu import compiler as _toolchain\n"
         "f = ap.fuse(lambda a, b: ap.sum(a * b - 0.25, axis=0))\n"
         "a = ap.asarray(np.arange(12.0).reshape(3, 4))\n"
         "assert ap.asnumpy(f(a, a)).tolist() == (np.arange(12.0).reshape(3, 4) ** 2 - 0.25)"

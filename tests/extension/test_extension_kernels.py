@@ -12,8 +12,8 @@ from asnumpy.extension import (
     RawKernel,
     RawModule,
     ReductionKernel,
-    _runner,
 )
+from asnumpy.backends.cuda.programs import nvrtc_available
 
 from _kernel_devices import dev, on  # noqa: F401 (dev: a fixture; skips without a compiler)
 
@@ -243,7 +243,7 @@ def test_user_stream_orders_the_kernel(on_cpu):
 
 
 def test_compile_error_shows_message_and_numbered_source(dev):
-    if dev.kind == "cuda" and not _runner._nvrtc_available():
+    if dev.kind == "cuda" and not nvrtc_available():
         pytest.skip("without NVRTC the emulated driver reports its host compiler's error")
     k = ElementwiseKernel("T x", "T y", "y = x + undefined_name", "broken")
     with pytest.raises(CompileError) as info:

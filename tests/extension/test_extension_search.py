@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import asnumpy as ap
-from asnumpy.extension import ElementwiseKernel, ReductionKernel, _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
+from asnumpy.extension import ElementwiseKernel, ReductionKernel
 from asnumpy.extension.fusion import FusionFallbackWarning, fuse
 from asnumpy.testing._differential import public_error_type
 

@@ -7,7 +7,8 @@ import uuid
 
 import pytest
 
-from asnumpy.extension import CompileError, CompilerNotFoundError, _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
+from asnumpy.extension import CompileError, CompilerNotFoundError
 
 
 def _has_compiler() -> bool:
@@ -53,7 +54,7 @@ def test_options_are_part_of_the_key(cache):
 
 _SECOND_PROCESS = """
 import sys
-from asnumpy.extension import _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
 library = _toolchain.load_library(sys.stdin.read())
 print(library.twice(5), _toolchain.stats["compiles"], _toolchain.stats["disk_hits"])
 """

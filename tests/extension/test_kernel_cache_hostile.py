@@ -19,7 +19,8 @@ import warnings
 
 import pytest
 
-from asnumpy.extension import CompileError, CompilerNotFoundError, _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
+from asnumpy.extension import CompileError, CompilerNotFoundError
 from asnumpy.runtime import disk_cache
 
 try:
@@ -168,7 +169,7 @@ def test_a_damaged_entry_is_compiled_again(cpu_cache, damage):
 
 _TRUNCATE = """
 import os, sys
-from asnumpy.extension import _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
 source = sys.stdin.read()
 library = _toolchain.load_library(source)
 (entry,) = os.scandir(os.environ["ASNUMPY_KERNEL_CACHE_DIR"])
@@ -203,7 +204,7 @@ def _stub_compiler(tmp_path, body):
 
 _KILLED = """
 import sys
-from asnumpy.extension import _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
 _toolchain.load_library(sys.stdin.read())
 """
 
@@ -275,7 +276,7 @@ def test_a_compiler_that_writes_nothing_raises_and_caches_nothing(cpu_cache, tmp
 
 _UNWRITABLE = """
 import os, sys, warnings
-from asnumpy.extension import _toolchain
+from asnumpy.backends.cpu import compiler as _toolchain
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     for factor in (2, 3, 4):

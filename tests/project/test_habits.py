@@ -217,7 +217,7 @@ def test_get_array_module_inside_fuse_fuses():
         xp = ap.get_array_module(x)
         return xp.exp(x) * 2
 
-    from asnumpy.extension._toolchain import CompilerNotFoundError, compiler_command
+    from asnumpy.backends.cpu.compiler import CompilerNotFoundError, compiler_command
 
     try:
         compiler_command()

@@ -368,7 +368,7 @@ def test_the_memory_pool_lock_held_by_another_thread_at_the_fork():
 
 @requires_compiler
 def test_a_compile_under_way_at_the_fork_does_not_block_the_child():
-    from asnumpy.extension import _toolchain
+    from asnumpy.backends.cpu import compiler as _toolchain
 
     source = 'extern "C" int asnumpy_fork_probe(void) { return 7; }\n'
     key_lock = _toolchain._key_locks.setdefault((source, ()), threading.Lock())

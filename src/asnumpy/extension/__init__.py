@@ -9,8 +9,10 @@
 
 On ``cuda`` devices the source is compiled with NVRTC; on ``cpu`` it is
 compiled by the host's C++ compiler through a prelude that supplies CUDA's
-builtins (:mod:`._toolchain`, :mod:`._prelude`) and runs across cores.  See
-``docs/extension.md``.
+builtins and runs across cores.  The device's back end compiles and launches
+(``device.backend.compile`` / ``program.launch``); what the source looks like
+on each target comes from ``device.backend.cxx`` (:mod:`asnumpy.ops.cxx`).
+See ``docs/extension.md``.
 
 The kernel classes are imported on first access, so ``import asnumpy`` stays
 fast.
@@ -18,7 +20,7 @@ fast.
 
 from importlib import import_module as _import_module
 
-from ._toolchain import CompileError, CompilerNotFoundError
+from ..ops.cxx.errors import CompileError, CompilerNotFoundError
 
 __all__ = ["CompileError", "CompilerNotFoundError", "ElementwiseKernel", "RawKernel",
            "RawModule", "ReductionKernel"]

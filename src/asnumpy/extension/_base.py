@@ -63,7 +63,8 @@ class UserKernel:
         self.nargs = self.nin + self.nout
         self.params = self.in_params + self.out_params
         self.preamble, self.reduce_dims, self.options = preamble, reduce_dims, tuple(options)
-        self._compiled: dict = {}
+        self._rendered: dict = {}       # (target name, signature) -> (source, entries)
+        self._compiled: dict = {}       # (device, signature) -> (program, entries)
 
     def __repr__(self):
         return f"<asnumpy.{self.kind} {self.name!r}>"
@@ -84,9 +85,17 @@ class UserKernel:
                 check_written(self._where, what, value, shapes[k],
                               broadcast_strides(value, shapes[k]))
 
-    def _kernel(self, *key):
-        """The compiled form for one signature (``self._build(*key)``, built once)."""
-        kernel = self._compiled.get(key)
-        if kernel is None:
-            kernel = self._compiled[key] = self._build(*key)
-        return kernel
+    def _kernel(self, device, *key):
+        """``(program, entries)`` of one signature on ``device``: the source is rendered
+        once per target (``self._build(target, *key)``), compiled once per device."""
+        found = self._compiled.get((device, *key))
+        if found is None:
+            backend = device.backend
+            target = backend.cxx
+            rendered = self._rendered.get((target.name, *key))
+            if rendered is None:
+                rendered = self._rendered[(target.name, *key)] = self._build(target, *key)
+            source, entries = rendered
+            program = backend.compile(source, device, options=self.options, where=self._where)
+            found = self._compiled[(device, *key)] = (program, entries)
+        return found

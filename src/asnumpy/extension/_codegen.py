@@ -8,9 +8,10 @@ each kind of argument, :class:`Operand` knows its declarations, the code
 that rebuilds the kernel-side object (``CArray``, a scalar) and the values
 to pass, in the same order.
 
-The cpu target wraps a kernel body in an ``extern "C"`` entry reading the
-flat values from a table of pointers (:func:`cpu_entry`); the cuda target
-launches the ``__global__`` function itself.
+The host target wraps a kernel body in an entry reading the flat values from
+a table of pointers (``HostTarget.entry``); the cuda target launches the
+``__global__`` function itself.  Each target frames the translation unit
+(``target.source``, :mod:`asnumpy.ops.cxx.targets`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ._params import c_type
-from ._prelude import COMMON, CPU_RUNTIME
-from ._toolchain import SOURCE_MARK
 
-__all__ = ["Operand", "cpu_entry", "cpu_source", "cuda_source", "element", "scalar_value"]
+__all__ = ["Operand", "element", "scalar_value"]
 
 
 class Operand(NamedTuple):
@@ -61,7 +60,7 @@ class Operand(NamedTuple):
         kernel only reads may be read-only memory.
         """
         if self.kind == "scalar":
-            value = (f"asn_half_bits(_v_{name})" if self.dtype == np.float16 else
+            value = (f"asn_hfrom(_v_{name})" if self.dtype == np.float16 else
                      f"{ctype}(_v_{name}_re, _v_{name}_im)" if self.dtype.kind == "c" else
                      f"_v_{name}")
             return f"{ctype} {name} = {value};"
@@ -113,28 +112,3 @@ def element(name: str, ctype: str, operand: Operand, flat_index: str, index: str
     else:
         offset = " + ".join(f"{index}[{d}] * _s_{name}_{d}" for d in range(operand.ndim))
     return f"(*({ctype}*)((char*)_p_{name} + ({offset})))"
-
-
-def cpu_source(body: str, barriers: bool = False) -> str:
-    """A cpu translation unit: the preludes, then ``body`` (numbered from line 1 in
-    error messages)."""
-    head = "#define ASN_BARRIERS 1\n" if barriers else ""
-    return f'{head}{COMMON}{CPU_RUNTIME}\n{SOURCE_MARK}kernel.cpp"\n{body}'
-
-
-def cuda_source(body: str) -> str:
-    """A cuda translation unit (NVRTC, or the emulator's host compiler)."""
-    return f'{COMMON}\n{SOURCE_MARK}kernel.cu"\n{body}'
-
-
-def cpu_entry(entry: str, function: str, declarations: list[str], extra: list[str]) -> str:
-    """``extern "C" void entry(void* const* asn_args, <extra>)`` calling ``function`` with
-    the flat parameters read from ``asn_args`` (in order), then the ``extra`` arguments."""
-    reads = []
-    for k, decl in enumerate(declarations):
-        ctype = decl.rsplit(" ", 1)[0]
-        reads.append(f"*({ctype}*)asn_args[{k}]")
-    extra_names = [e.rsplit(" ", 1)[1] for e in extra]
-    params = ", ".join(["void* const* asn_args", *extra])
-    return (f'extern "C" void {entry}({params}) {{\n'
-            f"    {function}({', '.join(reads + extra_names)});\n}}\n")

@@ -6,10 +6,10 @@ import numpy as np
 
 from .._core._launch import empty
 from .._core.ndarray import ndarray
-from . import _runner, _toolchain
+from . import _runner
 from ._arguments import broadcast_strides, collapse, prepare_call, separate_inputs
 from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
-from ._codegen import Operand, cpu_entry, cpu_source, cuda_source, element
+from ._codegen import Operand, element
 
 __all__ = ["ElementwiseKernel"]
 
@@ -138,27 +138,19 @@ class ElementwiseKernel(UserKernel):
                 operands.append(Operand("raw", dtype, value.ndim))
             else:
                 operands.append(Operand("scalar", dtype))
-        kernel = self._kernel(device.kind, tuple(operands), ndim,
-                              tuple(sorted(bound.items())))
+        program, entry = self._kernel(device, tuple(operands), ndim,
+                                      tuple(sorted(bound.items())))
+        # one thread per element (the host target: one block per element, cut into pieces)
+        grid, block = device.backend.cxx.geometry(count, int(block_size or BLOCK), MAX_GRID)
 
-        def flat_values():
-            return [*_runner.launch_values(operands, values, stride_of), np.int64(count),
-                    *(np.int64(n) for n in loop_shape)]
+        def work():
+            values_now = [*_runner.launch_values(operands, values, stride_of),
+                          np.int64(count), *(np.int64(n) for n in loop_shape)]
+            program.launch(entry, grid, block, values_now, work=count)
 
-        if device.kind == "cpu":
-            def work():
-                _runner.run_cpu(kernel, flat_values(), count)
-        else:
-            block = int(block_size or BLOCK)
-            grid = max(1, min(-(-count // block), MAX_GRID))
-            source, kernel_name = kernel
-            _runner.check_cuda(device, source, self._where)
-
-            def work():
-                _runner.run_cuda(device, source, kernel_name, (grid,), (block,), flat_values())
         _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
 
-    def _build(self, kind, operands, ndim, bound):
+    def _build(self, target, operands, ndim, bound):
         bound = dict(bound)
         decls, setup, access = [], [], []
         for param, operand in zip(self.params, operands):
@@ -172,7 +164,7 @@ class ElementwiseKernel(UserKernel):
         decls += ["long long _size", *(f"long long _shape_{d}" for d in range(ndim))]
         # the multi-index of element i: on the cpu, where each piece walks a range, an
         # odometer advanced with i; in a grid-stride loop, computed from i
-        odometer = kind == "cpu" and ndim > 1
+        odometer = target.host and ndim > 1
         index = ("" if ndim == 0 or odometer else
                  "_ind.index_[0] = i;" if ndim == 1 else "_ind.set(i);")
         body_head = (f"CIndexer<{ndim}> _ind; _ind.size_ = _size;\n    "
@@ -180,7 +172,7 @@ class ElementwiseKernel(UserKernel):
                      + "\n    " + "\n    ".join(s for s in setup if s))
         loop_body = (f"        {index}\n        " + "\n        ".join(access)
                      + f"\n        {self.operation}\n        ;")
-        if kind == "cpu":
+        if target.host:
             head = (f"static void asn_body({', '.join(decls)}, long long _begin, "
                     "long long _end)")
             loop = ("_ind.set(_begin);\n    for (long long i = _begin; i < _end; ++i, _ind.next())"
@@ -192,12 +184,8 @@ class ElementwiseKernel(UserKernel):
         body = (f"{typedefs(bound)}{self.preamble}\n{head} {{\n    {body_head}\n"
                 f"    {self.loop_prep};\n    {loop} {{\n{loop_body}\n    }}\n"
                 f"    {self.after_loop};\n}}\n")
-        if kind == "cpu":
-            body += cpu_entry("asn_entry", "asn_body", decls,
-                              ["long long _begin", "long long _end"])
-            library = _toolchain.load_library(cpu_source(body), options=self.options)
-            entry = library.asn_entry
-            entry.restype = None
-            return entry
+        if target.host:
+            body += target.entry("asn_entry", "asn_body", decls, after=("asn_b0", "asn_b1"))
+            return target.source(body), "asn_entry"
         name = unique_name(self.name, body)
-        return cuda_source(body.replace(NAME_MARK, name, 1)), name
+        return target.source(body.replace(NAME_MARK, name, 1)), name

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._prelude import CTYPES
+from ..ops.cxx.types import CTYPES
 
 __all__ = ["Param", "c_type", "parse_params", "resolve_types", "scalar_dtype"]
 
@@ -39,7 +39,7 @@ def c_type(dtype) -> str:
     """The C type name of ``dtype`` in kernels (``float``, ``complex<double>``, ...)."""
     dtype = np.dtype(dtype)
     try:
-        return CTYPES[dtype.name]
+        return CTYPES[dtype.char]
     except KeyError:
         raise TypeError(f"asnumpy.extension: kernels cannot take {dtype} data") from None
 
@@ -72,7 +72,7 @@ def parse_params(text: str, is_const: bool, where: str) -> tuple[Param, ...]:
             dtype = np.dtype(type_name)
         except TypeError:
             dtype = None
-        if dtype is None or dtype.name != type_name or dtype.name not in CTYPES:
+        if dtype is None or dtype.name != type_name or dtype.char not in CTYPES:
             raise ValueError(f"{where}: unknown type {type_name!r} in parameter "
                              f"{item.strip()!r} (use a NumPy dtype name such as 'float32', "
                              "or a one-letter placeholder)")

@@ -1,8 +1,8 @@
 """RawKernel and RawModule: CUDA C source launched as ``kernel(grid, block, args)``.
 
-On cuda the source goes to NVRTC through the driver interface.  On the cpu
-it is compiled by the host's C++ compiler after the cpu prelude
-(:data:`._prelude.CPU_RUNTIME`): each block runs on one OS thread, its
+On cuda the source goes to NVRTC through the driver interface.  On the host
+target (cpu) it is compiled by the host's C++ compiler after the cpu prelude
+(:data:`asnumpy.ops.cxx.prelude.CPU_RUNTIME`): each block runs on one OS thread, its
 threads one after another -- or as fibers switched at every
 ``__syncthreads()`` when the source calls it, so barriers hold -- and blocks
 are spread over cores; dynamic shared memory is a per-thread buffer of
@@ -13,17 +13,15 @@ shuffles and votes, inline PTX, ...) are rejected with a
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import re
 
 import numpy as np
 
 from .._core.ndarray import ndarray
-from . import _runner, _toolchain
+from ..ops.cxx.errors import CompileError
+from . import _runner
 from ._arguments import check_written
-from ._codegen import cpu_source, cuda_source
-from ._toolchain import CompileError
 
 __all__ = ["RawKernel", "RawModule"]
 
@@ -158,7 +156,7 @@ def _dims(value, what, where):
 
 
 class _Module:
-    """One source and its compiled forms (per device kind), shared by its kernels."""
+    """One source and its programs (per device), shared by its kernels."""
 
     def __init__(self, code: str, options):
         if not isinstance(code, str):
@@ -168,48 +166,58 @@ class _Module:
         suffix = hashlib.sha256(code.encode()).hexdigest()[:12]
         # drivers cache modules by kernel name: make this source's names unique
         self.unique = {name: f"{name}_{suffix}" for name in self.names}
-        self._cpu = None
-        self._cuda_source = None
+        self._rendered: dict = {}           # target name -> (source, {kernel: entry})
+        self._programs: dict = {}           # device -> (program, {kernel: entry})
         self._constness: dict = {}
-        self.dynamic_shared = False         # set when compiled for the cpu
+        self.dynamic_shared = False         # set when rendered for the host target
 
-    def cpu_library(self, where):
-        if self._cpu is None:
-            code, self.dynamic_shared = _cpu_code(self.code)
-            for pattern, what in CPU_UNSUPPORTED:
-                found = re.search(pattern, code)
-                if found:
-                    raise CompileError(
-                        f"{where}: {what} ({found.group(0).strip()!r}) cannot run on cpu "
-                        "devices: the cpu runs a block's threads one at a time; run the "
-                        "kernel on a cuda device, or rewrite it without that construct")
-            trampolines = "".join(
-                # (parameter names prefixed: a kernel may be called `a` or `k`)
-                f'extern "C" void asn_launch_{n}(void* const* asn_a, long long asn_b0, '
-                f"long long asn_b1, const unsigned* asn_d) "
-                f"{{ asn_launch({n}, asn_a, asn_d, asn_b0, asn_b1); }}\n"
-                f'extern "C" int asn_params_{n}(long long* asn_s, char* asn_k, int asn_c) '
-                f"{{ return asn_param_info({n}, asn_s, asn_k, asn_c); }}\n"
-                for n in self.names)
-            source = cpu_source(code + "\n" + trampolines,
-                                barriers=bool(_BARRIER.search(code)))
-            self._cpu = _toolchain.load_library(source, options=self.options)
-        return self._cpu
+    def program(self, device, where):
+        """``(program, {kernel name: entry})`` of this source on ``device``."""
+        found = self._programs.get(device)
+        if found is None:
+            target = device.backend.cxx
+            rendered = self._rendered.get(target.name)
+            if rendered is None:
+                rendered = self._rendered[target.name] = (
+                    self._host_source(target, where) if target.host
+                    else self._cuda_source(target))
+            source, entries = rendered
+            program = device.backend.compile(source, device, options=self.options, where=where)
+            found = self._programs[device] = (program, entries)
+        return found
+
+    def _host_source(self, target, where):
+        code, self.dynamic_shared = _cpu_code(self.code)
+        for pattern, what in CPU_UNSUPPORTED:
+            found = re.search(pattern, code)
+            if found:
+                raise CompileError(
+                    f"{where}: {what} ({found.group(0).strip()!r}) cannot run on cpu "
+                    "devices: the cpu runs a block's threads one at a time; run the "
+                    "kernel on a cuda device, or rewrite it without that construct")
+        trampolines = "".join(
+            # (parameter names prefixed: a kernel may be called `a` or `k`)
+            f'extern "C" int asn_launch_{n}(void* const* asn_a, long long asn_b0, '
+            f"long long asn_b1, const unsigned* asn_d) "
+            f"{{ asn_launch({n}, asn_a, asn_d, asn_b0, asn_b1); return 0; }}\n"
+            f'extern "C" int asn_params_asn_launch_{n}(long long* asn_s, char* asn_k, '
+            f"int asn_c) {{ return asn_param_info({n}, asn_s, asn_k, asn_c); }}\n"
+            for n in self.names)
+        source = target.source(code + "\n" + trampolines, barriers=bool(_BARRIER.search(code)))
+        return source, {n: f"asn_launch_{n}" for n in self.names}
+
+    def _cuda_source(self, target):
+        code = self.code
+        if self.names:      # every use of a kernel's name, as a whole identifier
+            pattern = r"\b(" + "|".join(map(re.escape, self.names)) + r")\b"
+            code = re.sub(pattern, lambda m: self.unique[m.group(1)], code)
+        return target.source(code), dict(self.unique)
 
     def constness(self, name):
         """:func:`parameter_constness` of kernel ``name`` (parsed once)."""
         if name not in self._constness:
             self._constness[name] = parameter_constness(self.code, name)
         return self._constness[name]
-
-    def cuda_source(self):
-        if self._cuda_source is None:
-            code = self.code
-            if self.names:      # every use of a kernel's name, as a whole identifier
-                pattern = r"\b(" + "|".join(map(re.escape, self.names)) + r")\b"
-                code = re.sub(pattern, lambda m: self.unique[m.group(1)], code)
-            self._cuda_source = cuda_source(code)
-        return self._cuda_source
 
 
 class RawKernel:
@@ -246,7 +254,6 @@ class RawKernel:
             found = ", ".join(self._module.names) or "none"
             raise ValueError(f"{self._where}: no __global__ function {name!r} in the source "
                              f"(found: {found})")
-        self._sizes = None
 
     def __repr__(self):
         return f"<asnumpy.RawKernel {self.name!r}>"
@@ -260,30 +267,21 @@ class RawKernel:
             raise ValueError(f"{where}: shared_mem must be a byte count, got {shared_mem!r}")
         device = _runner.device_of(args, where)
         arrays = [a for a in args if isinstance(a, ndarray)]
-        if device.kind == "cpu":
-            library = self._module.cpu_library(where)
-            if self._module.dynamic_shared and not shared_mem:
-                raise ValueError(f"{where}: the kernel uses dynamic shared memory (extern "
-                                 "__shared__) but shared_mem=0 bytes were given")
-            entry = getattr(library, f"asn_launch_{self.name}")
-            entry.restype = None
-            sizes = self._parameter_sizes(library)
+        program, entries = self._module.program(device, where)
+        if self._module.dynamic_shared and not shared_mem:
+            raise ValueError(f"{where}: the kernel uses dynamic shared memory (extern "
+                             "__shared__) but shared_mem=0 bytes were given")
+        entry = entries[self.name]
+        # the host target knows each parameter's size: Python scalars take it
+        sizes = program.signature(entry)
+        if sizes is not None:
             self._check_count(sizes, args)
-            scalars = [self._cpu_value(a, k, sizes) for k, a in enumerate(args)]
+        scalars = [self._value(a, k, sizes) for k, a in enumerate(args)]
 
-            def work():
-                dims = (ctypes.c_uint * 7)(*grid, *block, int(shared_mem))
-                blocks = grid[0] * grid[1] * grid[2]
-                _runner.run_cpu(entry, _with_pointers(args, scalars), blocks, dims,
-                                weight=block[0] * block[1] * block[2])
-        else:
-            source, name = self._module.cuda_source(), self._module.unique[self.name]
-            _runner.check_cuda(device, source, where)
-            scalars = [self._cuda_value(a, k) for k, a in enumerate(args)]
+        def work():
+            program.launch(entry, tuple(grid), tuple(block), _with_pointers(args, scalars),
+                           shared_bytes=int(shared_mem))
 
-            def work():
-                _runner.run_cuda(device, source, name, tuple(grid), tuple(block),
-                                 _with_pointers(args, scalars), int(shared_mem))
         self._check_written(args)
         _runner.launch(device, stream, work, *arrays)
 
@@ -301,23 +299,17 @@ class RawKernel:
                         else f"argument {k} (its parameter is not a pointer to const)")
                 check_written(self._where, what, value)
 
-    def _parameter_sizes(self, library):
-        """``[(size, kind), ...]`` of the kernel's parameters (kinds: p, i, f, c, o)."""
-        if self._sizes is None:
-            info = getattr(library, f"asn_params_{self.name}")
-            sizes, kinds = (ctypes.c_longlong * 256)(), ctypes.create_string_buffer(256)
-            n = min(info(sizes, kinds, 256), 256)
-            self._sizes = [(int(sizes[k]), kinds.raw[k:k + 1].decode()) for k in range(n)]
-        return self._sizes
-
     def _check_count(self, sizes, args):
         if len(sizes) != len(args):
             raise TypeError(f"{self._where}: the kernel takes {len(sizes)} arguments, "
                             f"got {len(args)}")
 
-    def _cpu_value(self, value, k, params):
+    def _value(self, value, k, params):
         """The NumPy scalar passed for argument ``k`` (None for an array: its address is
-        taken when the kernel runs), checked against the parameter's size and kind."""
+        taken when the kernel runs); checked against the parameter's size and kind when
+        ``params`` (the program's signature) is known."""
+        if params is None:
+            return self._exact_value(value, k)
         size, kind = params[k]
         if isinstance(value, ndarray) or value is None:
             if kind != "p":
@@ -339,7 +331,7 @@ class RawKernel:
                             f"takes {size} bytes of {_KINDS.get(kind, 'another type')}")
         return scalar
 
-    def _cuda_value(self, value, k):
+    def _exact_value(self, value, k):
         if isinstance(value, ndarray):
             return None
         if value is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ctypes
 import operator
 
 import numpy as np
@@ -10,18 +9,22 @@ from numpy.exceptions import AxisError
 
 from .._core._launch import empty
 from .._core.ndarray import ndarray
-from . import _runner, _toolchain
+from . import _runner
 from ._arguments import broadcast_strides, collapse, prepare_call, separate_inputs
 from ._base import MAX_GRID, NAME_MARK, UserKernel, typedefs, unique_name
-from ._codegen import Operand, cpu_entry, cpu_source, cuda_source
+from ._codegen import Operand
 from ._params import c_type
 
 __all__ = ["ReductionKernel"]
 
 BLOCK = 256                  # cuda threads per output (a power of two: tree reduction)
-SPLIT_OUTPUTS = 16           # cpu: fewer outputs than this split the reduced range instead
-MAX_PIECES = 64              # ... into at most this many pieces
-RBLOCK = 32                  # cpu: elements reduced in order before pairwise combination
+SPLIT_OUTPUTS = 16           # host: fewer outputs than this split the reduced range instead
+MAX_PIECES = 64              # ... into at most this many pieces,
+PIECE_WORK = 1 << 15         # ... each of at least this many elements
+RBLOCK = 32                  # host: elements reduced in order before pairwise combination
+# the host entries' launch values after the kernel's own: the split's partial results
+SPLIT_VALUES = ("unsigned long long asn_partial", "unsigned long long asn_has",
+                "long long asn_parts")
 
 
 def _set_index(indexer: str, flat: str, ndim: int) -> str:
@@ -167,8 +170,8 @@ class ReductionKernel(UserKernel):
                 operands.append(Operand("scalar", dtype))
             else:
                 operands.append(Operand("array", dtype, len(strides[k])))
-        kernel = self._kernel(device.kind, tuple(operands), nk, nr,
-                              tuple(sorted(bound.items())))
+        program, entries = self._kernel(device, tuple(operands), nk, nr,
+                                        tuple(sorted(bound.items())))
         out_size = int(np.prod(kept_shape, dtype=np.int64))
         red_size = int(np.prod(red_shape, dtype=np.int64))
 
@@ -177,47 +180,37 @@ class ReductionKernel(UserKernel):
                     *(np.int64(n) for n in kept_shape),
                     np.int64(red_size), *(np.int64(n) for n in red_shape)]
 
-        if device.kind == "cpu":
+        if device.backend.cxx.host:
             def work():
-                self._run_cpu(kernel, flat_values(), out_size, red_size)
+                self._run_host(program, flat_values(), out_size, red_size)
         else:
-            source, kernel_name = kernel
-            _runner.check_cuda(device, source, self._where)
             grid = max(1, min(out_size, MAX_GRID))
 
             def work():
-                _runner.run_cuda(device, source, kernel_name, (grid,), (BLOCK,), flat_values())
+                program.launch(entries, (grid,), (BLOCK,), flat_values())
         _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
 
     @staticmethod
-    def _run_cpu(kernel, values, out_size, red_size):
-        entry, finish, reduce_size = kernel
-        null = ctypes.c_void_p(0)
+    def _run_host(program, values, out_size, red_size):
+        """The host target's launches: blocks of outputs, each reduced whole; or, for few
+        outputs, pieces of the reduced range (cut by shape alone, so the result never
+        depends on the thread count) combined in order by ``asn_finish``.  A host
+        program's memory is host memory: the partial results are NumPy arrays."""
+        work = out_size * red_size
         pieces = 1
         if out_size < SPLIT_OUTPUTS:
-            pieces = min(MAX_PIECES, max(1, red_size * out_size // _runner.MIN_PIECE))
-        if pieces == 1:                     # pieces of the outputs, each reduced whole
-            _runner.run_cpu(entry, values, out_size, ctypes.c_longlong(0),
-                            ctypes.c_longlong(red_size), null, null, weight=max(1, red_size))
+            pieces = min(MAX_PIECES, max(1, work // PIECE_WORK))
+        if pieces == 1:
+            program.launch("asn_rows", (out_size,), (1,), values, work=work)
             return
-        # few outputs: pieces of the reduced range (cut by shape alone, so the result
-        # never depends on the thread count), combined in order by `finish`
+        reduce_size = program.signature("asn_reduce_type")[0][0]
         partial = np.empty(pieces * out_size * reduce_size, np.uint8)
         has = np.zeros(pieces * out_size, np.uint8)
-        table, holders = _runner._table(values)
-
-        def piece(k):
-            entry(table, ctypes.c_longlong(0), ctypes.c_longlong(out_size),
-                  ctypes.c_longlong(red_size * k // pieces),
-                  ctypes.c_longlong(red_size * (k + 1) // pieces),
-                  ctypes.c_void_p(partial.ctypes.data + k * out_size * reduce_size),
-                  ctypes.c_void_p(has.ctypes.data + k * out_size))
-
-        _runner.parallel.run(piece, pieces)
-        finish(table, ctypes.c_longlong(0), ctypes.c_longlong(out_size),
-               ctypes.c_void_p(partial.ctypes.data), ctypes.c_void_p(has.ctypes.data),
-               ctypes.c_longlong(pieces))
-        del holders
+        split = [*values, np.uint64(partial.ctypes.data), np.uint64(has.ctypes.data),
+                 np.int64(pieces)]
+        program.launch("asn_split", (pieces,), (1,), split, work=work)
+        program.launch("asn_finish", (1,), (1,), split, work=1)
+        del partial, has
 
     def _reduce_ctype(self):
         if self.reduce_type is None:
@@ -229,7 +222,7 @@ class ReductionKernel(UserKernel):
         return c_type(dtype) if isinstance(self.reduce_type, type) or \
             dtype.name == self.reduce_type else str(self.reduce_type)
 
-    def _build(self, kind, operands, nk, nr, bound):
+    def _build(self, target, operands, nk, nr, bound):
         bound = dict(bound)
         decls, setup, inputs, outputs = [], [], [], []
         for n, (param, operand) in enumerate(zip(self.params, operands)):
@@ -263,7 +256,7 @@ class ReductionKernel(UserKernel):
             + "\n    " + "\n    ".join(s for s in setup if s))
         set_out = _set_index("_out_ind", "_j", nk)
         # on the cpu each output walks a range of the reduced space: an odometer there
-        odometer = kind == "cpu" and nr > 1
+        odometer = target.host and nr > 1
         set_red = "" if odometer else _set_index("_red_ind", "_r", nr)
         red_start = "_red_ind.set(_r0);" if odometer else ""
         red_step = ", _red_ind.next()" if odometer else ""
@@ -276,28 +269,25 @@ class ReductionKernel(UserKernel):
                    + self.reduce_expr + "\n); } else { _acc = @B@; _has = true; } }")
         post = ("{ " + " ".join(outputs) + " _type_reduce a = _acc; "
                 + self.post_map_expr + "\n; }")
-        if kind == "cpu":
-            body = head + self._cpu_body(decls, indexers, set_out, identity, initial,
-                                         (red_start, red_step), accumulate, combine, post,
-                                         self.reduce_expr)
-            library = _toolchain.load_library(cpu_source(body), options=self.options)
-            entry, finish = library.asn_entry, library.asn_finish
-            entry.restype = finish.restype = None
-            library.asn_reduce_size.restype = ctypes.c_longlong
-            return entry, finish, int(library.asn_reduce_size())
+        if target.host:
+            body = head + self._host_body(target, decls, indexers, set_out, identity, initial,
+                                          (red_start, red_step), accumulate, combine, post,
+                                          self.reduce_expr)
+            return target.source(body), None
         body = head + self._cuda_body(decls, indexers, set_out, identity, initial,
                                       accumulate, combine, post)
         name = unique_name(self.name, body)
-        return cuda_source(body.replace(NAME_MARK, name, 1)), name
+        return target.source(body.replace(NAME_MARK, name, 1)), name
 
     @staticmethod
-    def _cpu_body(decls, indexers, set_out, identity, initial, red_walk, accumulate, combine,
-                  post, reduce_expr):
-        """The cpu entries.  Each output's range is reduced in blocks of RBLOCK elements
+    def _host_body(target, decls, indexers, set_out, identity, initial, red_walk, accumulate,
+                   combine, post, reduce_expr):
+        """The host entries (``asn_rows``, ``asn_split``, ``asn_finish``).  Each output's range is reduced in blocks of RBLOCK elements
         (in order), and the blocks' results pairwise (a binary counter of partial
         results), as NumPy sums: rounding errors grow with log(n), not n."""
         red_start, red_step = red_walk
         params = ", ".join(decls)
+        names = ", ".join(decl.rsplit(" ", 1)[1] for decl in decls)
         partial_params = ["long long _j0", "long long _j1", "long long _r0", "long long _r1",
                           "void* _partial", "void* _partial_has"]
         finish_params = ["long long _j0", "long long _j1", "void* _partial",
@@ -351,9 +341,26 @@ static void asn_finish_body({params}, {', '.join(finish_params)}) {{
         {post}
     }}
 }}
-extern "C" long long asn_reduce_size() {{ return (long long)sizeof(_type_reduce); }}
-""" + cpu_entry("asn_entry", "asn_body", decls, partial_params) + cpu_entry(
-            "asn_finish", "asn_finish_body", decls, finish_params)
+static void asn_split_body({params}, long long asn_b0, long long asn_b1,
+                           unsigned long long asn_partial, unsigned long long asn_has,
+                           long long asn_parts) {{
+    for (long long _k = asn_b0; _k < asn_b1; ++_k)
+        asn_body({names}, 0, _out_size, _red_size * _k / asn_parts,
+                 _red_size * (_k + 1) / asn_parts,
+                 (void*)(asn_partial + _k * _out_size * sizeof(_type_reduce)),
+                 (void*)(asn_has + _k * _out_size));
+}}
+/* the size of _type_reduce, for the partial results (program.signature) */
+static void asn_reduce_type(_type_reduce) {{}}
+extern "C" int asn_params_asn_reduce_type(long long* s, char* k, int c) {{
+    return asn_param_info(asn_reduce_type, s, k, c);
+}}
+""" + target.entry("asn_rows", "asn_body", decls,
+                   after=("asn_b0", "asn_b1", "0", "_red_size", "0", "0")) + target.entry(
+            "asn_split", "asn_split_body", decls, SPLIT_VALUES,
+            after=("asn_b0", "asn_b1", "asn_partial", "asn_has", "asn_parts")) + target.entry(
+            "asn_finish", "asn_finish_body", decls, SPLIT_VALUES,
+            after=("0", "_out_size", "(void*)asn_partial", "(void*)asn_has", "asn_parts"))
 
     @staticmethod
     def _cuda_body(decls, indexers, set_out, identity, initial, accumulate, combine, post):

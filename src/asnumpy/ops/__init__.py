@@ -19,6 +19,9 @@ NumPy and the runtime's memory:
 * :mod:`.host_fallback` -- a kernel a device lacks, run by the cpu back end on
   host copies of its arrays (the shared fallback of every device with its
   own memory).
+* :mod:`.cxx` -- the one portable C++ source: the prelude (one half type, one
+  complex type), the dtype -> C type table, the ufunc device functions
+  rendered from the op table, and a renderer per target (host C++, CUDA C).
 
 Nothing here imports the front end (``asnumpy._core``), the back ends
 (``asnumpy.backends``) or the user-kernel layer (``asnumpy.extension``);

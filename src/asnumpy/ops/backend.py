@@ -1,5 +1,9 @@
 """The back-end protocol: what a device kind implements, and the one kernel lookup.
 
+User kernels and fusion reach a device through the same protocol: they render
+C++ for the back end's target (``backend.cxx``, :mod:`asnumpy.ops.cxx`) and run
+``backend.compile(source, device).launch(...)``.
+
 A back end is a package under ``asnumpy.backends`` whose ``BACKEND`` object
 satisfies :class:`Backend`; ``runtime/backend_loader.py`` names it (one line
 per kind).  Its kernels live in a :class:`KernelTable`: the back end's own,
@@ -56,6 +60,8 @@ class Backend(Protocol):
         Host memory copies off the device land in (None: NumPy's allocator).
     kernels : KernelTable
         Kernel name -> implementation (:mod:`asnumpy.ops.kernels` declares them).
+    cxx : asnumpy.ops.cxx.targets.Target
+        How generated C++ is framed for this back end (user kernels, fusion).
     """
 
     kind: str
@@ -63,6 +69,7 @@ class Backend(Protocol):
     default_stream_class: type
     host_pool: Any
     kernels: "KernelTable"
+    cxx: Any
 
     def make_allocator(self, index: int) -> Any:
         """The allocator of device ``index``'s memory pool (``alloc(nbytes)``, ...)."""
@@ -72,6 +79,14 @@ class Backend(Protocol):
 
     def prepare_ufunc(self, name, loop, outs, inputs, where) -> PreparedUfunc:
         """Plan ufunc kernel calls like ``ufunc(outs, name, loop, inputs, where)``."""
+
+    def compile(self, source: str, device, *, options=(), where: str = "") -> Any:
+        """A program of ``source`` (rendered for :attr:`cxx`) for ``device``: its
+        ``launch(entry, grid, block, values, *, shared_bytes=0, work=None, failure=None)``
+        runs an entry, on the current stream; CompileError names what failed."""
+
+    def pointer(self, array) -> int:
+        """The address of ``array``'s first element, as kernels receive it."""
 
     def copy_from_host(self, dst, host: np.ndarray) -> Any:
         """Copy the host array ``host`` (broadcast, cast) into the array ``dst``."""

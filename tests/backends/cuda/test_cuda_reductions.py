@@ -33,6 +33,7 @@ from test_cuda_codegen import _host_launch, _host_library, _spec, run_reduction
 import asnumpy as ap
 from asnumpy.backends.cuda import reduction as red
 from asnumpy.backends.cuda.elementwise import ArraySpec
+from asnumpy.ops.cxx.prelude import PRELUDE
 
 ALL_DTYPES = "?bBhHiIlLqQefdFD"
 INT32_MAX = 2**31 - 1
@@ -86,7 +87,10 @@ def test_loop_counters_are_64_bit_when_offsets_are_32_bit():
     final = source[source.index("_final("):]
     assert "for (long long p = threadIdx.x; p < splits; p += blockDim.x)" in final
     assert "for (long long r = 0; r < m; ++r)" in source[source.index("_threads("):]
-    assert not re.search(r"for \(int ", source)     # every loop counter is 64-bit
+    # every loop counter of the kernel is 64-bit (the prelude's loop over a CArray's
+    # dimensions counts dimensions, not elements)
+    assert source.startswith(PRELUDE)
+    assert not re.search(r"for \(int ", source[len(PRELUDE):])
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...ops.backend import KernelTable
@@ -102,6 +104,27 @@ class CpuBackend:
     def copy_peer(dst, src) -> None:
         """Copy between two arrays of this back end (any cpu:N to any cpu:M)."""
         parallel.copyto(view(dst), view(src))
+
+    # Generated C++ (user kernels, fusion): rendered for the host target, compiled and run
+    # by programs.py -- imported on first use (the toolchain imports subprocess & co).
+    @functools.cached_property
+    def cxx(self):
+        """The renderer object of this back end (:class:`asnumpy.ops.cxx.targets.HostTarget`)."""
+        from .programs import TARGET
+
+        return TARGET
+
+    @staticmethod
+    def compile(source: str, device=None, *, options=(), where: str = "asnumpy.extension"):
+        """``source`` (host C++) compiled into a :class:`.programs.CpuProgram`."""
+        from .programs import compile_program
+
+        return compile_program(source, device, options=options, where=where)
+
+    @staticmethod
+    def pointer(array) -> int:
+        """The address of ``array``'s first element."""
+        return view(array).ctypes.data
 
 
 BACKEND = CpuBackend()

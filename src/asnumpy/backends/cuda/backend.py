@@ -32,7 +32,7 @@ import numpy as np
 from ...ops.backend import KernelTable, PreparedUfunc
 from ...runtime import _fork
 from ...runtime.stream import Event
-from . import transfers
+from . import programs, transfers
 from .staging import StagingPool
 from .streams import (CudaDefaultStream, CudaStream, StreamOrderedReuse, across_devices,
                       current_native, current_stream)
@@ -152,6 +152,13 @@ class CudaBackend:
     def buffer_pointer(self, buffer) -> int:
         """The device address of a pool :class:`Buffer` (0 for an empty one)."""
         return 0 if buffer.handle is _EMPTY else self.driver.pointer(buffer.handle)
+
+    # Generated C++ (user kernels, fusion): the cuda target renders it, programs.py runs it
+    cxx = programs.TARGET
+
+    def compile(self, source: str, device, *, options=(), where: str = "asnumpy.extension"):
+        """``source`` (CUDA C), checked by NVRTC for ``device``: a :class:`.programs.CudaProgram`."""
+        return programs.compile_program(self, source, device, options=options, where=where)
 
     def kernel(self, name: str):
         """The implementation of kernel ``name``: generated, or the host fallback."""

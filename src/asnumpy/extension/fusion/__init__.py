@@ -248,7 +248,7 @@ def _call_signature(args):
             call_key.append(value.dtype)
         else:
             return None
-    if device is None or device.kind not in ("cpu", "cuda"):
+    if device is None or getattr(device.backend, "cxx", None) is None:   # no C++ target
         return None
     return device, tuple(trace_key), (device, tuple(call_key))
 

@@ -1,9 +1,9 @@
 """C++ / CUDA C source of a fused function, rendered from its :class:`~._schedule.Schedule`.
 
-One translation unit per schedule class: the prelude of the cuda code
-generators (:data:`scalar_ops.PRELUDE`), one device function per ufunc loop
-used (:func:`scalar_ops.device_function`, the same table every cuda kernel
-is rendered from) and a *task* function.  A task is
+One translation unit per schedule class and target: the prelude of the ufunc
+loops' device functions (``target.forms``, the same table every cuda ufunc
+kernel is rendered from), one device function per ufunc loop used and a
+*task* function.  A task is
 
 * ``map``: a block of consecutive elements of the iteration space (every
   output written, nothing stored in between): :data:`MAP_BLOCK` elements
@@ -21,10 +21,10 @@ Reductions accumulate in :data:`LANES` independent lanes (SIMD-friendly, no
 ``-ffast-math`` needed) combined pairwise at the end of a task, so the
 association depends on the shape only, never on threads or devices.
 
-Targets differ in the wrapper only: on ``cpu`` an ``extern "C"`` function
-runs tasks ``[lo, hi)`` (called from several threads through ctypes); on
-``cuda`` an ``extern "C" __global__`` kernel runs them grid-stride.  The cpu
-target also overrides ``exp`` of float32/float16 with :data:`VEXP`, a
+Targets (``device.backend.cxx``, :mod:`asnumpy.ops.cxx.targets`) differ in
+the wrapper only: on the host target an entry runs tasks ``[lo, hi)`` (the
+blocks the cpu program hands each thread); on ``cuda`` an ``extern "C"
+__global__`` kernel runs them grid-stride.  The host target also overrides ``exp`` of float32/float16 with :data:`VEXP`, a
 branch-free form that vectorises (see its comment for the accuracy), and
 ``maximum``/``minimum`` of floats with :data:`VSELECT` (the same values,
 without the short-circuit that keeps GCC from vectorising).
@@ -36,9 +36,10 @@ import hashlib
 
 import numpy as np
 
-from ...backends.cuda import scalar_ops
+from ...ops.cxx.types import CTYPES, parameter_type, parameter_value
+from ._nodes import Input, Reduce, Scalar
 
-__all__ = ["CHUNK", "CPU_OPTIONS", "LANES", "MAP_BLOCK", "render"]
+__all__ = ["CHUNK", "CPU_OPTIONS", "LANES", "MAP_BLOCK", "map_block", "render"]
 
 MAP_BLOCK = 1 << 15        # elements per task of an elementwise fusion
 CHUNK = 1 << 14            # elements per task of a chunked reduction
@@ -111,7 +112,13 @@ _CPU_OVERRIDES.update({(name, char): (f"asn_{name}(a, b)", f"asn_v{name}(a, b)")
 
 
 def _ctype(dtype) -> str:
-    return scalar_ops.CTYPES[np.dtype(dtype).char]
+    return CTYPES[np.dtype(dtype).char]
+
+
+def map_block(target) -> int:
+    """Elements per task of an elementwise fusion on ``target``: :data:`MAP_BLOCK` on the
+    host (a block of consecutive elements per task), 1 on cuda (a thread per element)."""
+    return MAP_BLOCK if target.host else 1
 
 
 def compute_dtype(dtype) -> np.dtype:
@@ -160,9 +167,9 @@ __device__ __forceinline__ long long asn_fused_min(long long a, long long b) {
 
 def _function(name, loop, target):
     """(source, C name) of a ufunc loop's device function, with the target's overrides."""
-    source, fn = scalar_ops.device_function(name, loop)
+    source, fn = target.forms.device_function(name, loop)
     chars = "".join(np.dtype(d).char for d in loop)
-    override = _CPU_OVERRIDES.get((name, chars[0])) if target == "cpu" else None
+    override = _CPU_OVERRIDES.get((name, chars[0])) if target.host else None
     if override is not None:
         source = source.replace(*override)
     return source, fn
@@ -194,11 +201,31 @@ class _Writer:
 def _value(schedule, index, context):
     """The C name of node ``index``'s value inside ``context`` ('e' element, 'r' row)."""
     node = schedule.nodes[index]
-    if node.op == "scalar":
+    if isinstance(node, Scalar):            # a kernel parameter
         return f"s{index}"
     if context == "r" or index in schedule.row_nodes:
         return f"r{index}"
     return f"v{index}"
+
+
+class _Code:
+    """What a node's ``statement`` needs (see :mod:`._nodes`): C values of nodes in
+    ``context``, input loads, the ufunc loops' device functions."""
+
+    def __init__(self, schedule, writer, context, load):
+        self.schedule, self.writer, self.context, self._load = schedule, writer, context, load
+
+    def value(self, index) -> str:
+        return _value(self.schedule, index, self.context)
+
+    def dtype(self, index):
+        return self.schedule.nodes[index].dtype
+
+    def load(self, index, ctype) -> str:
+        return self._load(self.schedule.input_slot[index], ctype)
+
+    def ufunc(self, name, loop) -> str:
+        return self.writer.ufunc(name, loop)
 
 
 def _statements(schedule, writer, targets, context, load, done=None, cached=(), run=""):
@@ -214,7 +241,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
 
     def visit(index):
         node = nodes[index]
-        if index in wanted or index in done or node.op == "scalar":
+        if index in wanted or index in done or isinstance(node, Scalar):
             return
         if context == "e" and index in schedule.row_nodes:
             refs.add(index)
@@ -222,7 +249,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
         if index in cached:                   # kept from an earlier pass over the row
             wanted.add(index)
             return
-        if node.op == "reduce":
+        if isinstance(node, Reduce):
             raise AssertionError(f"reduction {index} used before its pass")
         wanted.add(index)
         for arg in node.args:
@@ -230,6 +257,7 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
 
     for target in targets:
         visit(target)
+    code = _Code(schedule, writer, context, load)
     lines = []
     prefix = "r" if context == "r" else "v"
     for index in sorted(wanted):
@@ -238,21 +266,8 @@ def _statements(schedule, writer, targets, context, load, done=None, cached=(), 
         name = f"{prefix}{index}"
         if index in cached:
             lines.append(f"const {ctype} {name} = row_cache{index}[i_{run} + jj];")
-        elif node.op == "input":
-            lines.append(f"const {ctype} {name} = {load(schedule.input_slot[index], ctype)};")
-        elif node.op == "cast":
-            value = _value(schedule, node.args[0], context)
-            lines.append(f"const {ctype} {name} = asn_cast<{ctype}>({value});")
-        else:
-            ufunc_name, loop = node.attrs
-            fn = writer.ufunc(ufunc_name, loop)
-            args = []
-            for arg, dtype in zip(node.args, loop):
-                value = _value(schedule, arg, context)
-                if nodes[arg].dtype != np.dtype(dtype):
-                    value = f"asn_cast<{_ctype(dtype)}>({value})"
-                args.append(value)
-            lines.append(f"{ctype} {name}; {fn}({', '.join(args)}, {name});")
+        else:                                 # the node's kind renders its statement
+            lines.append(node.statement(name, ctype, code))
     if context == "r":
         done.update(wanted)
     return lines, refs
@@ -270,7 +285,7 @@ def _kept_values(schedule):
     keep = set()
     for position, red in enumerate(schedule.reductions):
         operand = nodes[red].args[0]
-        if nodes[operand].op in ("input", "scalar") or operand in schedule.row_nodes:
+        if isinstance(nodes[operand], (Input, Scalar)) or operand in schedule.row_nodes:
             continue
         uses = later[position:]
         if any(_reaches(nodes, schedule.row_nodes, use, operand) for use in uses):
@@ -350,7 +365,7 @@ _RENDERED: dict = {}
 
 def render(schedule, target: str):
     """(source, {role: C function name}, parameter C types) of ``schedule`` for ``target``."""
-    key = (schedule.key, target)
+    key = (schedule.key, target.name)
     found = _RENDERED.get(key)
     if found is None:
         if len(_RENDERED) >= 512:
@@ -369,7 +384,7 @@ def _render(schedule, target):
     params = [("char*", f"p{k}") for k in slots]
     params += [("char*", f"P{red}") for red in schedule.reductions] \
         if schedule.mode == "chunked" else []
-    params += [(scalar_ops.parameter_type(nodes[i].dtype.char), f"sp{i}")
+    params += [(parameter_type(nodes[i].dtype.char), f"sp{i}")
                for i in schedule.scalar_nodes]
     params += [(IDX, f"K{d}") for d in range(kk)] + [(IDX, f"R{d}") for d in range(rr)]
     for k in slots:
@@ -378,7 +393,7 @@ def _render(schedule, target):
     params += [(IDX, "nchunk"), (IDX, "mapblock")]
 
     head = [f"const {_ctype(nodes[i].dtype)} s{i} = "
-            f"{scalar_ops.parameter_value(nodes[i].dtype.char, f'sp{i}')}; (void)s{i};"
+            f"{parameter_value(nodes[i].dtype.char, f'sp{i}')}; (void)s{i};"
             for i in schedule.scalar_nodes]
 
     def inner_load(space):
@@ -511,7 +526,7 @@ def _render(schedule, target):
         bodies["finish"] = finish
     else:                                             # rows
         done = set()
-        if target == "cpu":
+        if target.host:
             keep.update(_kept_values(schedule))
         lines = [f"const {IDX} row = t;", f"const {IDX} n = {n};"] + row_offsets()
         for index in sorted(keep):
@@ -536,7 +551,7 @@ def _render(schedule, target):
 
     signature = ", ".join(f"{t} {v}" for t, v in params)
     arguments = ", ".join(v for _, v in params)
-    digest = hashlib.sha256(repr((schedule.key, target)).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(repr((schedule.key, target.name)).encode()).hexdigest()[:16]
     parts = []
     for role, lines in bodies.items():
         fn = f"asn_{schedule.name}_{role}_{digest}"
@@ -544,20 +559,25 @@ def _render(schedule, target):
         inner = "\n".join("    " + line for line in head + lines + ["return 0;"])
         parts.append(f"__device__ __forceinline__ int {fn}_one({IDX} t, {signature}) {{\n"
                      f"{inner}\n}}\n")
-        if target == "cpu":
-            # returns 1 when a task could not get its row buffer
-            parts.append(f'extern "C" int {fn}({IDX} lo, {IDX} hi, {signature}) {{\n'
+        if target.host:
+            # returns 1 when a task could not get its row buffer; kept out of line (inlined
+            # into the entry, which reads its arguments from the table, GCC's code for the
+            # tasks ran 5x slower: a softmax, measured)
+            parts.append(f"__attribute__((noinline)) static int {fn}_tasks({IDX} lo, {IDX} hi, "
+                         f"{signature}) {{\n"
                          f"    for ({IDX} t = lo; t < hi; ++t)\n"
                          f"        if ({fn}_one(t, {arguments})) return 1;\n"
                          f"    return 0;\n}}\n")
+            parts.append(target.entry(fn, f"{fn}_tasks", [f"{t} {v}" for t, v in params],
+                                      before=("asn_b0", "asn_b1"), returns=True))
         else:
             parts.append(
                 f'extern "C" __global__ void {fn}({signature}, {IDX} ntasks) {{\n'
                 f"    for ({IDX} t = (long long)blockIdx.x * blockDim.x + threadIdx.x; "
                 f"t < ntasks;\n         t += (long long)blockDim.x * gridDim.x)\n"
                 f"        (void){fn}_one(t, {arguments});\n}}\n")
-    header = CPU_HEADER if target == "cpu" else CUDA_HEADER
-    source = (header + scalar_ops.PRELUDE + _HELPERS + (VEXP + VSELECT if target == "cpu" else "")
+    header = CPU_HEADER if target.host else CUDA_HEADER
+    source = (header + target.forms.prelude + _HELPERS + (VEXP + VSELECT if target.host else "")
               + "\n".join(writer.functions.values()) + '\n#line 1 "fused.cu"\n'
               + "\n".join(parts))
     return source, functions, tuple(t for t, _ in params)

@@ -27,14 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...backends.cuda.elementwise import collapse
+from ...ops.cxx.layout import collapse
 from . import _render
+from ._nodes import Input, Reduce, Scalar, Unfusable
 
 __all__ = ["Operand", "Schedule", "Unfusable", "build"]
-
-
-class Unfusable(Exception):
-    """A traced function whose shape pattern one kernel cannot compute; ``str()`` says why."""
 
 
 @dataclass(frozen=True)
@@ -89,61 +86,21 @@ def _depends_on_reduction(nodes, index):
         if i in seen:
             continue
         seen.add(i)
-        if nodes[i].op == "reduce":
+        if isinstance(nodes[i], Reduce):
             return True
         stack.extend(nodes[i].args)
     return False
 
 
-_CROSSED = "a reduced value broadcast against other axes than the ones it keeps"
-
-
 def _maps(nodes, needed, S):
     """Node index -> the axis of S each of its axes runs along (None: extent 1)."""
-    n = len(S)
     maps = {}
     axes_of_reductions = set()
-    for i in needed:
+    for i in needed:                  # needed is in topological order
         node = nodes[i]
-        if node.op == "scalar":
-            maps[i] = ()
-        elif node.op == "input":
-            k = len(node.shape)
-            maps[i] = tuple(None if extent == 1 else n - k + j
-                            for j, extent in enumerate(node.shape))
-        elif node.op in ("ufunc", "cast"):
-            result = [None] * len(node.shape)
-            for arg in node.args:
-                arg_map = maps[arg]
-                offset = len(result) - len(arg_map)
-                for j, axis in enumerate(arg_map):
-                    if axis is None:
-                        continue
-                    if result[offset + j] not in (None, axis):
-                        raise Unfusable(_CROSSED)
-                    result[offset + j] = axis
-            # one axis of S at two positions: a reduced value broadcast along another axis
-            # than its own (``x.sum(axis=-1) + x`` for x of shape (n, 1) is an (n, n) outer
-            # sum); one pass over S would compute its diagonal only
-            used = [axis for axis in result if axis is not None]
-            if len(used) != len(set(used)):
-                raise Unfusable(_CROSSED)
-            maps[i] = tuple(result)
-        else:                                     # reduce
-            _, axes, keepdims = node.attrs
-            source = nodes[node.args[0]]
-            arg_map = maps[source.index]
-            if source.shape != S or any(a not in (j, None) for j, a in enumerate(arg_map)):
-                raise Unfusable("a reduction of a value with fewer dimensions than the "
-                                "iteration space")
-            reduced = frozenset(arg_map[j] for j in axes if arg_map[j] is not None)
-            if any(arg_map[j] is None and S[j] > 1 for j in axes):
-                raise Unfusable("a reduction along a broadcast axis")
-            axes_of_reductions.add(reduced)
-            if keepdims:
-                maps[i] = tuple(None if j in axes else a for j, a in enumerate(arg_map))
-            else:
-                maps[i] = tuple(a for j, a in enumerate(arg_map) if j not in axes)
+        if isinstance(node, Reduce):
+            axes_of_reductions.add(node.reduced_axes(nodes, maps, S))
+        maps[i] = node.axis_map(nodes, maps, S)
     if len(axes_of_reductions) > 1:
         raise Unfusable("reductions along different axes")
     return maps, (next(iter(axes_of_reductions)) if axes_of_reductions else frozenset())
@@ -178,14 +135,14 @@ def build(graph, outputs, args, name="fused") -> Schedule:
     """
     nodes = graph.nodes
     needed = _cone(nodes, outputs)
-    reductions = [i for i in needed if nodes[i].op == "reduce"]
+    reductions = [i for i in needed if isinstance(nodes[i], Reduce)]
     if reductions:
         S = nodes[nodes[reductions[0]].args[0]].shape
     else:
         S = nodes[outputs[0]].shape
-        if any(nodes[o].shape != S for o in outputs if nodes[o].op != "input"):
+        if any(nodes[o].shape != S for o in outputs if not isinstance(nodes[o], Input)):
             raise Unfusable("outputs of different shapes")
-    inputs = [i for i in needed if nodes[i].op == "input"]
+    inputs = [i for i in needed if isinstance(nodes[i], Input)]
     try:
         if np.broadcast_shapes(S, *(nodes[i].shape for i in inputs)) != S:
             raise Unfusable("an input larger than the reductions' operand")
@@ -194,7 +151,7 @@ def build(graph, outputs, args, name="fused") -> Schedule:
     maps, A = _maps(nodes, needed, S)
     n = len(S)
     if reductions:
-        row_nodes = frozenset(i for i in needed if nodes[i].op != "scalar"
+        row_nodes = frozenset(i for i in needed if not isinstance(nodes[i], Scalar)
                               and not (set(maps[i]) & A))
         kept = [s for s in range(n) if s not in A]
         reduced = sorted(A)
@@ -217,10 +174,10 @@ def build(graph, outputs, args, name="fused") -> Schedule:
     returned, slot_of = [], {}
     for o in outputs:
         node = nodes[o]
-        if node.op == "input":
+        if isinstance(node, Input):
             returned.append(("arg", node.attrs))
             continue
-        if node.op == "scalar":
+        if isinstance(node, Scalar):
             raise Unfusable("returning a scalar")
         if o not in slot_of:
             own = _contiguous(node.shape, node.dtype.itemsize)
@@ -275,7 +232,7 @@ def build(graph, outputs, args, name="fused") -> Schedule:
             mode = "chunked"
             nchunk = -(-length // _render.CHUNK)
             ntasks = rows * nchunk
-    scalar_nodes = [i for i in needed if nodes[i].op == "scalar"]
+    scalar_nodes = [i for i in needed if isinstance(nodes[i], Scalar)]
     key = (tuple(nodes[i].signature() + (i,) for i in needed), mode, len(kshape), len(rshape),
            tuple((op.role, op.node, op.dtype.str, tuple(sorted(op.inner_class.items())))
                  for op in operands), tuple(reductions), tuple(sorted(row_nodes)),

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from . import _run
 from ._schedule import Unfusable, _contiguous, _cone, build
-from ._trace import Node
+from ._nodes import Input, Reduce
 
 __all__ = ["Plan", "plan"]
 
@@ -50,7 +50,7 @@ class _Graph:
         self.nodes = list(nodes)
         for index, position in materialized.items():
             node = nodes[index]
-            self.nodes[index] = Node("input", (), node.dtype, node.shape, position, index)
+            self.nodes[index] = Input((), node.dtype, node.shape, position, index)
 
 
 @dataclass
@@ -77,13 +77,13 @@ class Plan:
 
 def _inner_reductions(nodes, index):
     """The reductions the operand of reduction ``index`` is computed from."""
-    return [i for i in _cone(nodes, nodes[index].args) if nodes[i].op == "reduce"]
+    return [i for i in _cone(nodes, nodes[index].args) if isinstance(nodes[i], Reduce)]
 
 
 def plan(graph, outputs, args, name="fused") -> Plan:
     """The stages computing ``outputs`` of ``graph`` on ``args`` (Unfusable if one cannot)."""
     nodes = graph.nodes
-    pending = [i for i in _cone(nodes, outputs) if nodes[i].op == "reduce"]
+    pending = [i for i in _cone(nodes, outputs) if isinstance(nodes[i], Reduce)]
     materialized = {}                     # node index -> its argument position in later stages
     arguments = list(args)
     stages = []

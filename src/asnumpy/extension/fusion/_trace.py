@@ -22,47 +22,23 @@ import numpy as np
 from ..._core import reductions
 from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
-from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS
-from ...backends.cuda import scalar_ops
-from ...backends.cuda.elementwise import ArraySpec
+from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, power_shortcut
+from ...ops.cxx.layout import ArraySpec
+from ...ops.cxx.types import CTYPES
+from ._nodes import Cast, Input, Node, Reduce, Scalar, Ufunc
 
 __all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "trace"]
 
 _WEAK = (bool, int, float, complex)
 # reductions that fuse: ufunc -> the combine loop is the ufunc's own
 REDUCIBLE = ("add", "multiply", "maximum", "minimum")
-_C_CHARS = frozenset(scalar_ops.CTYPES)
+_C_CHARS = frozenset(CTYPES)
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(bool)
 
 
 class Untraceable(Exception):
     """An operation ``asnumpy.fuse`` cannot put into a kernel; ``str()`` names it."""
-
-
-class Node:
-    """One value of the graph.
-
-    ``op`` is ``"input"`` (``attrs``: argument position), ``"scalar"``
-    (``attrs``: ``("arg", position)`` or ``("const", value)``; ``dtype`` is
-    the type the value is converted to, as NumPy converts it), ``"ufunc"``
-    (``attrs``: NumPy name and loop dtypes), ``"cast"`` or ``"reduce"``
-    (``attrs``: ufunc name, reduced axes of the operand, keepdims).
-    """
-
-    __slots__ = ("args", "attrs", "dtype", "index", "op", "shape")
-
-    def __init__(self, op, args, dtype, shape, attrs, index):
-        self.op, self.args, self.dtype, self.shape = op, tuple(args), dtype, tuple(shape)
-        self.attrs, self.index = attrs, index
-
-    def signature(self):
-        """What the rendered code depends on (constants' values are launch arguments)."""
-        attrs = ("const",) if self.op == "scalar" and self.attrs[0] == "const" else self.attrs
-        return (self.op, self.args, self.dtype.str, len(self.shape), attrs)
-
-    def __repr__(self):
-        return f"<Node {self.index} {self.op} {self.attrs} {self.dtype} {self.shape}>"
 
 
 class Graph:
@@ -72,8 +48,9 @@ class Graph:
         self.nodes: list[Node] = []
         self.device = device
 
-    def add(self, op, args, dtype, shape, attrs=None) -> Node:
-        node = Node(op, [a.index for a in args], np.dtype(dtype), shape, attrs, len(self.nodes))
+    def add(self, kind, args, dtype, shape, attrs=None) -> Node:
+        """A new node of class ``kind`` (:mod:`._nodes`) computed from nodes ``args``."""
+        node = kind([a.index for a in args], np.dtype(dtype), shape, attrs, len(self.nodes))
         self.nodes.append(node)
         return node
 
@@ -168,7 +145,7 @@ class Proxy:
         _check_storable(dtype, "astype")
         if dtype == source:
             return self if not copy else Proxy(self._graph, self._node)
-        return Proxy(self._graph, self._graph.add("cast", (self._node,), dtype, self.shape))
+        return Proxy(self._graph, self._graph.add(Cast, (self._node,), dtype, self.shape))
 
     def sum(self, axis=None, dtype=None, out=None, keepdims=False):
         return reductions.sum(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
@@ -223,20 +200,16 @@ def _attach_operators():
 
 
 def _power_operator(array, exponent):
-    """NumPy's ``array ** exponent`` shortcuts (square, sqrt, reciprocal), as ndarray's."""
+    """NumPy's ``array ** exponent`` shortcuts (square, sqrt, reciprocal), as ndarray's
+    (:func:`asnumpy.ops.ufuncs.power_shortcut`)."""
     kind = array._node.dtype.kind if array._weak is None else "?"
-    if type(exponent) is int and exponent == 2:
-        return UFUNCS["square"](array)
-    if type(exponent) is int and exponent == -1 and kind in "fc":
-        return UFUNCS["reciprocal"](array)
-    if type(exponent) is float and exponent == 0.5 and kind in "fc":
-        return UFUNCS["sqrt"](array)
-    return UFUNCS["power"](array, exponent)
+    name = power_shortcut(kind, exponent)
+    return UFUNCS["power"](array, exponent) if name is None else UFUNCS[name](array)
 
 
 def _rebind(target, result):
     """In-place forms: ``target`` now names ``result``'s node (SSA renaming)."""
-    if target._node.op == "input":
+    if isinstance(target._node, Input):
         raise Untraceable("writing into an argument (out= or an in-place operator)")
     target._node = result._node
     return target
@@ -270,18 +243,19 @@ def _operand(graph, value, what):
 def _scalar_node(graph, value, conversion):
     """The node of a scalar operand converted to ``conversion`` (NumPy's rule)."""
     if isinstance(value, Proxy):              # a scalar argument, converted at each call
-        return graph.add("scalar", (), conversion, (), ("arg", value._node.attrs[1]))
+        return graph.add(Scalar, (), conversion, (), ("arg", value._node.attrs[1]))
     try:
         np.asarray(value, dtype=conversion)
     except (OverflowError, ValueError, TypeError):
         raise Untraceable(f"the constant {value!r} as {conversion}") from None
-    return graph.add("scalar", (), conversion, (), ("const", value))
+    return graph.add(Scalar, (), conversion, (), ("const", value))
 
 
 def _record_call(graph, ufunc, args, kwargs):
     name = ufunc._numpy.__name__
     what = f"asnumpy.{ufunc.__name__}"
-    if name not in scalar_ops.TABLE or ufunc.nout != 1:
+    forms = graph.device.backend.cxx.forms        # the ufunc loops with a C form
+    if name not in forms or ufunc.nout != 1:
         raise Untraceable(what)
     unknown = set(kwargs) - {"out", "casting", "dtype", "signature", "order", "subok"}
     if unknown:
@@ -306,7 +280,7 @@ def _record_call(graph, ufunc, args, kwargs):
     loop = ufunc._numpy.resolve_dtypes(dtypes + out_dtypes, **options)
     for dtype in loop:
         _check_storable(dtype, what)
-    if tuple(loop) not in scalar_ops.loops(name):
+    if tuple(loop) not in forms.loops(name):
         raise Untraceable(f"{what} on {', '.join(map(str, loop[:nin]))}")
     shapes = [v.shape for v, _ in operands if isinstance(v, Proxy) and v._weak is None]
     shape = np.broadcast_shapes(*shapes) if shapes else ()
@@ -320,7 +294,7 @@ def _record_call(graph, ufunc, args, kwargs):
             conversion = (_INT64 if weak and _python_type(value) is int and dtype == _BOOL
                           else dtype if weak else np.asarray(value).dtype)
             nodes.append(_scalar_node(graph, value, conversion))
-    node = graph.add("ufunc", nodes, loop[-1], shape, (name, tuple(d.str for d in loop)))
+    node = graph.add(Ufunc, nodes, loop[-1], shape, (name, tuple(d.str for d in loop)))
     result = Proxy(graph, node)
     if out is None:
         return result
@@ -330,7 +304,7 @@ def _record_call(graph, ufunc, args, kwargs):
     if out.shape != shape:
         raise Untraceable(f"{what}(out=) broadcasting the result into a larger output")
     if out.dtype != loop[-1]:
-        result = Proxy(graph, graph.add("cast", (node,), out.dtype, shape))
+        result = Proxy(graph, graph.add(Cast, (node,), out.dtype, shape))
     return _rebind(out, result)
 
 
@@ -367,8 +341,8 @@ def _record_reduce(graph, ufunc, array, axis=0, dtype=None, out=None, keepdims=F
                   or d not in axes)
     value = source
     if result_dtype != source.dtype:            # the operand is cast to the loop's dtype first
-        value = graph.add("cast", (source,), result_dtype, source.shape)
-    node = graph.add("reduce", (value,), result_dtype, shape, (name, axes, bool(keepdims)))
+        value = graph.add(Cast, (source,), result_dtype, source.shape)
+    node = graph.add(Reduce, (value,), result_dtype, shape, (name, axes, bool(keepdims)))
     result = Proxy(graph, node)
     if isinstance(out, tuple):
         out = out[0] if len(out) == 1 else out
@@ -380,7 +354,7 @@ def _record_reduce(graph, ufunc, array, axis=0, dtype=None, out=None, keepdims=F
         raise ValueError(f"output parameter for reduction operation {name} has the wrong "
                          f"shape {out.shape} (expected {shape})")
     if out.dtype != result_dtype:
-        result = Proxy(graph, graph.add("cast", (node,), out.dtype, shape))
+        result = Proxy(graph, graph.add(Cast, (node,), out.dtype, shape))
     return _rebind(out, result)
 
 
@@ -397,15 +371,15 @@ def trace(function, args, device):
     proxies = []
     for position, value in enumerate(args):
         if isinstance(value, (ndarray, ArraySpec)):
-            node = graph.add("input", (), value.dtype, value.shape, position)
+            node = graph.add(Input, (), value.dtype, value.shape, position)
             proxies.append(Proxy(graph, node))
         elif type(value) in _WEAK:
             kind = type(value)
-            node = graph.add("input", (), np.dtype(bool if kind is bool else np.float64), (),
+            node = graph.add(Input, (), np.dtype(bool if kind is bool else np.float64), (),
                              ("weak", position))
             proxies.append(Proxy(graph, node, weak=np.dtype(bool) if kind is bool else kind))
         else:                                            # a NumPy scalar (strong)
-            node = graph.add("scalar", (), np.asarray(value).dtype, (), ("arg", position))
+            node = graph.add(Scalar, (), np.asarray(value).dtype, (), ("arg", position))
             proxies.append(Proxy(graph, node))
     result = function(*proxies)
     is_tuple = isinstance(result, tuple)

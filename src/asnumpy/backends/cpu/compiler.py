@@ -1,9 +1,11 @@
 """The cpu toolchain: C++ source -> shared library -> ``ctypes.CDLL``, cached.
 
-The one place asnumpy runs the host's C++ compiler.  User kernels
+The one place asnumpy runs the host's C++ compiler (the cpu back end's
+counterpart of :mod:`asnumpy.backends.cuda.compiler`).  User kernels
 (:mod:`asnumpy.extension`) and fused functions (``asnumpy.fuse``) render C++
-source and call :func:`load_library`; it compiles the source once and
-remembers the library twice:
+source and reach it through ``backend.compile`` (:mod:`.programs`), which
+calls :func:`load_library`; it compiles the source once and remembers the
+library twice:
 
 * in memory, keyed by ``(source, options)``, for the life of the process;
 * on disk, in :func:`cache_dir`, keyed by the SHA-256 of the source, the
@@ -54,7 +56,13 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..runtime import _fork, disk_cache
+from ...ops.cxx.errors import (
+    SOURCE_MARK,
+    CompileError,
+    CompilerNotFoundError,
+    numbered_source,
+)
+from ...runtime import _fork, disk_cache
 
 __all__ = [
     "FLAGS",
@@ -73,7 +81,6 @@ __all__ = [
 FLAGS = ("-std=c++17", "-O3", "-march=native", "-shared", "-fPIC", "-ffp-contract=off",
          "-fno-math-errno")
 _CANDIDATES = ("g++", "clang++", "c++")          # looked up on PATH in this order
-SOURCE_MARK = '#line 1 "'                       # where the part worth showing starts
 ENTRY_SUFFIX = ".lib"   # a disk entry: a checked header, then the library (not loadable as is)
 
 # Counters for tests and diagnostics: compiles run, libraries loaded from disk, memory hits.
@@ -82,14 +89,6 @@ stats = {"compiles": 0, "disk_hits": 0, "memory_hits": 0}
 _memory: dict[tuple, ctypes.CDLL] = {}
 _lock = threading.Lock()
 _key_locks: dict[tuple, threading.Lock] = {}
-
-
-class CompileError(RuntimeError):
-    """The C++ compiler rejected a kernel: the message holds its output and the source."""
-
-
-class CompilerNotFoundError(RuntimeError):
-    """No C++ compiler was found for cpu kernels."""
 
 
 def cache_dir() -> Path:
@@ -370,12 +369,3 @@ def _compile(source: str, options: tuple, command: tuple) -> bytes:
             f"but wrote no library{':' if message else ''}\n{message}\n\n--- source ---\n"
             f"{numbered_source(source)}")
     return library
-
-
-def numbered_source(source: str) -> str:
-    """``source`` from its last ``#line 1 "..."`` mark on, each line numbered from 1."""
-    start = source.rfind(SOURCE_MARK)
-    shown = source[source.index("\n", start) + 1:] if start >= 0 else source
-    lines = shown.splitlines()
-    width = len(str(len(lines)))
-    return "\n".join(f"{n:>{width}} | {line}" for n, line in enumerate(lines, 1))
