@@ -67,6 +67,8 @@ _numpy_array = np.ndarray
 # What NumPy raises before its loop writes anything, whatever the operands:
 # after these a lane may fall back, and the general path raises asnumpy's error.
 _PRE_LOOP_ERRORS = (TypeError, OverflowError)
+# What an ``out=`` call may raise before its loop (see _refused)
+_OUT_CALL_ERRORS = (*_PRE_LOOP_ERRORS, ValueError)
 # What resolving a loop or reducing into a fresh result raises (an empty maximum's
 # ValueError): nothing the caller can see is written, so these fall back too.
 _RESOLUTION_ERRORS = (TypeError, ValueError, OverflowError)
@@ -113,9 +115,9 @@ def _into_pool(call, device, operands, dtype, shape):
     return out
 
 
-def _into_out(call, out, out_view, *operands):
-    """``call(*operands, out=out_view)``, then ``out``; None (the general path) when
-    NumPy refused the call before its loop.
+def _refused(error, out_view):
+    """None (the general path) when NumPy refused an ``out=`` call before its loop;
+    else ``error`` is raised as it is.
 
     A TypeError or OverflowError always comes before the loop; with the lane's
     shapes checked, the one ValueError that does is a read-only output (a
@@ -125,15 +127,9 @@ def _into_out(call, out, out_view, *operands):
     negative exponent): it is raised as it is, since running the call again
     would write those elements twice.
     """
-    try:
-        call(*operands, out=out_view)
-    except _PRE_LOOP_ERRORS:
-        return None
-    except ValueError:
-        if not out_view.flags.writeable:
-            return None
-        raise
-    return out
+    if isinstance(error, ValueError) and out_view.flags.writeable:
+        raise error
+    return None
 
 
 def _view_of(array):
@@ -157,7 +153,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
     """
     f = numpy_ufunc
     costs = {}
-    last = [(None, None, None)]       # (dtype of a, dtype of b, their entry): see lane()
+    last = (None, None, None)         # (dtype of a, dtype of b, their entry): see lane()
 
     def operands(a, b):
         """(device, a's view, b's view, cost key, output shape) or None.
@@ -190,6 +186,7 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         return None
 
     def lane(a, b):
+        nonlocal last
         # (operands() inlined for the commonest call, two
         # arrays of one shape: every step here costs a visible part of a call)
         if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
@@ -202,13 +199,13 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
             if bn is None:
                 bn = _view_of(b)
             # the last pair of dtypes' entry first (one tuple, swapped whole: thread-safe)
-            da, db, entry = last[0]
+            da, db, entry = last
             if da is not a._dtype or db is not b._dtype:
                 key = (a._dtype, b._dtype)
                 entry = costs.get(key)
                 if entry is None:
                     entry = costs[key] = _cost(device.numpy_loops, f, key)
-                last[0] = (a._dtype, b._dtype, entry)
+                last = (a._dtype, b._dtype, entry)
             cost, dtype = entry
             size = an.size
             if not cost or size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
@@ -278,7 +275,11 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         on = _view_of(out)
         if not cost or on.size * cost >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
-        return _into_out(f, out, on, an, bn)
+        try:
+            f(an, bn, out=on)
+        except _OUT_CALL_ERRORS as error:
+            return _refused(error, on)
+        return out
 
     return lane, lane_out
 
@@ -329,7 +330,11 @@ def unary_lanes(numpy_ufunc):
         if not entry[0] or an.size * entry[0] >= device.numpy_loops.SPLIT_MIN_WORK:
             return None
         on = _view_of(out)
-        return _into_out(f, out, on, an)
+        try:
+            f(an, out=on)
+        except _OUT_CALL_ERRORS as error:
+            return _refused(error, on)
+        return out
 
     return lane, lane_out
 
