@@ -218,3 +218,17 @@ def test_a_held_plan_on_a_stream_and_with_where(device_name, request, rng):
     want = np.zeros(50)
     np.negative(host, out=want, where=host > 0)
     np.testing.assert_array_equal(out.get(), want)
+
+
+@pytest.mark.parametrize("device_name", ["cpu:0", "cuda:0"])
+def test_cached_calls_with_numpy_scalars_and_0d_arrays(device_name, request, rng):
+    # the plan cache keys a NumPy scalar and a 0-d NumPy array alike (by dtype): both are
+    # strong scalars passed by value, and a cached call hands the prepared launch either
+    device = _device(request, device_name)
+    host = rng.standard_normal(6)
+    a = ap.asarray(host, device=device)
+    for scalar in (np.asarray(2.5), np.float64(-1.5), np.asarray(4.0), np.float64(0.25)):
+        for _ in range(2):
+            np.testing.assert_array_equal(ap.asnumpy(a * scalar), host * scalar)
+            np.testing.assert_array_equal(ap.asnumpy(ap.subtract(scalar, a)), scalar - host)
+    np.testing.assert_array_equal(ap.asnumpy(a == np.asarray(host[2])), host == host[2])

@@ -340,6 +340,7 @@ class Plan:
         # the back end's prepared launch (ops.backend.PreparedUfunc), made at the first
         # launch, when the outputs exist: every later call is one call of it
         self._prepared = None
+        self._lean = None                      # its lean call, once made (_lean_call)
         # whether NumPy's own result may become a new output as it is (back ends whose
         # kernels are NumPy's loops): the planned layout is C-contiguous, as NumPy's
         # result for operands that are C-contiguous in its shape (or 0-d) is
@@ -364,21 +365,22 @@ class Plan:
         without it the outputs come from the device's memory pool.  Returns
         the output array (a tuple of them for several outputs).
         """
-        if (where is None and stream is None and not self._compare_ints
-                and self._single is not None and self._matches(args)):
-            # the lean paths: the planned operands, the current stream, and one output
-            # array of the planned layout or none
-            if out is None:
-                return self._run(args, None, None)
-            shape, dtype, _, _ = self._single
-            if (type(out) is ndarray and out._shape == shape and out._dtype == dtype
-                    and out._device is self.device and out._writeable):
-                prepared = self._prepared
-                if prepared is not None and not self._has_scalars and not open_stream_blocks[0]:
-                    # (no ``with stream:`` block open anywhere: the default stream, inline)
-                    prepared.launch((out,), args, None)
-                    return out
-                return self._run(args, (out,), None)
+        if where is None and stream is None:
+            lean = self._lean
+            if lean is not None:               # the prepared launch's own checks and call
+                result = lean(args, out)
+                if result is not None:
+                    return result
+            if (not self._compare_ints and self._single is not None
+                    and self._matches(args)):
+                # the planned operands, the current stream, one output of the planned
+                # layout or none
+                if out is None:
+                    return self._run(args, None, None)
+                shape, dtype, _, _ = self._single
+                if (type(out) is ndarray and out._shape == shape and out._dtype == dtype
+                        and out._device is self.device and out._writeable):
+                    return self._run(args, (out,), None)
         name = self.ufunc.__name__
         nin = self.ufunc.nin
         inputs = args[:nin]
@@ -403,7 +405,7 @@ class Plan:
                 # comparison with the range's bound (same loop: both sides one dtype)
                 plan = copy.copy(self)
                 plan._name, plan._has_scalars = compare.__name__, False
-                plan._prepared, plan._adopts = None, False
+                plan._prepared, plan._lean, plan._adopts = None, None, False
                 array, bound = replaced
                 return plan._run((array, np.asarray(bound, dtype=self.loop[0])), outs, where,
                                  stream)
@@ -445,6 +447,9 @@ class Plan:
                 self._name, self.loop, outs, inputs, where)
             if prepared.compute is None:
                 self._adopts = False
+            if (not self._has_scalars and where is None and not self._compare_ints
+                    and self._single is not None):
+                self._lean = _lean_call(self, prepared)
         if stream.is_default:
             prepared.launch(outs, inputs, where)
         else:
@@ -470,6 +475,36 @@ def _traced_operand(values):
         if hasattr(type(value), "__asnumpy_ufunc__"):
             return value
     return None
+
+
+def _lean_call(plan, prepared):
+    """``lean(args, out)``: a call of ``plan`` on its planned operands with the prepared
+    launch, or None for :meth:`Plan.__call__` to go on (other operands, another layout of
+    ``out``, a ``with stream:`` block open on some thread).
+
+    One closure holding what it reads: a held plan's repeated call is a signature
+    check, the output's check and the launch (or NumPy's own result, adopted).
+    """
+    matches, device, launch = plan._matches, plan.device, prepared.launch
+    shape, dtype, _, _ = plan._single
+    compute = prepared.compute if plan._adopts else None
+    adopt = ndarray._adopt_native
+
+    def lean(args, out):
+        if open_stream_blocks[0] or not matches(args):
+            return None
+        if out is None:
+            if compute is None:
+                return None
+            native = compute(args)
+            return None if native is None else adopt(native, device)
+        if (type(out) is ndarray and out._shape == shape and out._dtype == dtype
+                and out._device is device and out._writeable):
+            launch((out,), args, None)
+            return out
+        return None
+
+    return lean
 
 
 def _layout_matcher(inputs, device):
@@ -631,7 +666,9 @@ def _operand(value, device, name):
     if isinstance(value, ndarray):
         check_same_device(name, device, value)
         return value, value._dtype
-    if isinstance(value, np.generic):
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        # a NumPy scalar or 0-d array: a strong scalar, passed by value (the plan cache keys
+        # both by dtype, and a cached call hands the kernel the value as given)
         host = np.asarray(value)
         return host, host.dtype
     if isinstance(value, bool):

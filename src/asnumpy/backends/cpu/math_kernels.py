@@ -204,33 +204,36 @@ def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
     exact = outs[0]._dtype == loop[-1] and all(
         getattr(x, "_dtype", getattr(x, "dtype", None)) == dtype
         for x, dtype in zip(inputs, loop))
-    options = {} if exact else {"signature": loop, "casting": "unsafe"}
+    call = f if exact else functools.partial(f, signature=loop, casting="unsafe")
     nbytes = outs[0].nbytes
 
     def launch(outs, inputs, where):
+        if nbytes * weight >= SPLIT_MIN_WORK:
+            return ufunc(outs, name, loop, inputs, where)
         out = outs[0]._native
         if out is None:
             out = view(outs[0])
-        if nbytes * weight >= SPLIT_MIN_WORK:
-            return ufunc(outs, name, loop, inputs, where)
+        # an asnumpy array's cached NumPy view (made on first need); NumPy values as they are
         if nin == 2:
             x, y = inputs
-            f(x if type(x) is _ndarray else _device_or_scalar(x),
-              y if type(y) is _ndarray else _device_or_scalar(y), out=out, **options)
+            xn, yn = getattr(x, "_native", x), getattr(y, "_native", y)
+            call(view(x) if xn is None else xn, view(y) if yn is None else yn, out=out)
         else:
             x = inputs[0]
-            f(x if type(x) is _ndarray else _device_or_scalar(x), out=out, **options)
+            xn = getattr(x, "_native", x)
+            call(view(x) if xn is None else xn, out=out)
 
     def compute(inputs):
         if nbytes * weight >= SPLIT_MIN_WORK:
             return None                    # split across threads: the caller launches
         if nin == 2:
             x, y = inputs
-            result = f(x if type(x) is _ndarray else _device_or_scalar(x),
-                       y if type(y) is _ndarray else _device_or_scalar(y), **options)
+            xn, yn = getattr(x, "_native", x), getattr(y, "_native", y)
+            result = call(view(x) if xn is None else xn, view(y) if yn is None else yn)
         else:
             x = inputs[0]
-            result = f(x if type(x) is _ndarray else _device_or_scalar(x), **options)
+            xn = getattr(x, "_native", x)
+            result = call(view(x) if xn is None else xn)
         return result if type(result) is _ndarray else np.asarray(result)
 
     return PreparedUfunc(launch, compute)
