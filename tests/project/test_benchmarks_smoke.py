@@ -129,3 +129,24 @@ def test_timing_helpers(bench):
     assert _timing.machine_slug(ap.Device("cpu:0")).startswith("cpu-")
     assert _timing.copy_bandwidth(1 << 20, threads=2, repeats=1) > 0
     assert np.isfinite(_timing.available_memory())
+
+
+@pytest.mark.parametrize("device", ["cpu:0", "cuda:0"])
+def test_call_path_compares_two_trees_case_by_case(device, request):
+    if device.startswith("cuda"):
+        request.getfixturevalue("cuda")        # a GPU, or the emulated driver (g++)
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import call_path
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    src = str(BENCHMARKS.parent / "src")
+    run = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "call_path.py"), "--device", device, "--rounds", "1",
+         "--calls", "20", "--repeats", "2", "--compare", f"one={src}", f"two={src}"],
+        capture_output=True, text=True, check=True, timeout=600)
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("asnumpy ") and device in lines[0]
+    rows = lines[-len(call_path.CASES):]
+    for case, line in zip(call_path.CASES, rows):
+        assert line.startswith(case) and _ratio_of(line) is not None, line
