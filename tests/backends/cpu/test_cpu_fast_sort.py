@@ -74,8 +74,7 @@ def _values(rng, n, dtype, ties):
 @pytest.mark.parametrize("dtype", PACKABLE)
 @pytest.mark.parametrize("n", [16, 17, 333, 4099])
 @pytest.mark.parametrize("ties", [False, True])
-def test_argsort_equals_numpy(split_small, dtype, n, ties):
-    rng = numpy.random.default_rng()              # fresh inputs every run
+def test_argsort_equals_numpy(split_small, rng, dtype, n, ties):
     host = _values(rng, n, dtype, ties)
     device = asnumpy.asarray(host)
     for view_name, view in VIEWS.items():
@@ -85,9 +84,9 @@ def test_argsort_equals_numpy(split_small, dtype, n, ties):
             assert numpy.array_equal(got, want), (view_name, kw, host.tolist())
 
 
-def test_stable_argsort_takes_packed_path(split_small):
+def test_stable_argsort_takes_packed_path(split_small, rng):
     """Stable argsort of a 32-bit dtype with ties sorts packed keys (never NumPy's fallback)."""
-    host = numpy.random.default_rng().integers(-5, 5, 1000).astype(numpy.float32)
+    host = rng.integers(-5, 5, 1000).astype(numpy.float32)
     host[::7] = -0.0
     host[::11] = numpy.nan
     got = asnumpy.argsort(asnumpy.asarray(host), stable=True).get()
@@ -97,9 +96,9 @@ def test_stable_argsort_takes_packed_path(split_small):
 
 @pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16,
                                    numpy.uint16])
-def test_stable_argsort_of_short_integers_is_one_radix_call(split_small, dtype):
+def test_stable_argsort_of_short_integers_is_one_radix_call(split_small, rng, dtype):
     """NumPy's stable sort of integers up to 16 bits is a linear radix sort: not split."""
-    host = _values(numpy.random.default_rng(), 3000, dtype, ties=True)
+    host = _values(rng, 3000, dtype, ties=True)
     for kw in ({"stable": True}, {"kind": "mergesort"}):
         got = asnumpy.argsort(asnumpy.asarray(host), **kw).get()
         assert numpy.array_equal(got, numpy.argsort(host, **kw))
@@ -110,21 +109,21 @@ def test_stable_argsort_of_short_integers_is_one_radix_call(split_small, dtype):
     assert split_small == [3000]
 
 
-def test_unstable_argsort_without_ties_takes_packed_path(split_small):
-    host = numpy.random.default_rng().permutation(5000).astype(numpy.int32)
+def test_unstable_argsort_without_ties_takes_packed_path(split_small, rng):
+    host = rng.permutation(5000).astype(numpy.int32)
     got = asnumpy.argsort(asnumpy.asarray(host)).get()
     assert split_small == [5000]
     assert numpy.array_equal(got, numpy.argsort(host))
 
 
 @pytest.mark.parametrize("kind", [{}, {"kind": "quicksort"}, {"kind": "heapsort"}])
-def test_unstable_argsort_with_ties_gives_the_stable_order(split_small, kind):
+def test_unstable_argsort_with_ties_gives_the_stable_order(split_small, rng, kind):
     """NumPy leaves the order of ties unspecified for unstable kinds: the packed path's
     stable order is a valid answer, the same on every machine and thread count."""
     host = numpy.repeat(numpy.arange(100, dtype=numpy.float32), 40)    # ties everywhere
     host[::7] = -0.0
     host[::13] = numpy.nan
-    numpy.random.default_rng().shuffle(host)
+    rng.shuffle(host)
     got = asnumpy.argsort(asnumpy.asarray(host), **kind).get()
     assert split_small == [4000]
     assert numpy.array_equal(got, numpy.argsort(host, stable=True))
@@ -133,18 +132,18 @@ def test_unstable_argsort_with_ties_gives_the_stable_order(split_small, kind):
     assert numpy.array_equal(host[got], numpy.sort(host, **kind), equal_nan=True)
 
 
-def test_unstable_argsort_of_wide_dtypes_with_ties_is_numpys(split_small):
+def test_unstable_argsort_of_wide_dtypes_with_ties_is_numpys(split_small, rng):
     """64-bit lines are not packed: with ties in the sample, one NumPy call decides."""
     host = numpy.repeat(numpy.arange(100, dtype=numpy.float64), 40)
-    numpy.random.default_rng().shuffle(host)
+    rng.shuffle(host)
     got = asnumpy.argsort(asnumpy.asarray(host)).get()
     assert split_small == []
     assert numpy.array_equal(got, numpy.argsort(host))
 
 
 @pytest.mark.parametrize("axis", [None, -1])
-def test_argsort_two_devices_and_axis_none(split_small, axis):
-    host = numpy.random.default_rng().standard_normal((40, 50)).astype(numpy.float32)
+def test_argsort_two_devices_and_axis_none(split_small, rng, axis):
+    host = rng.standard_normal((40, 50)).astype(numpy.float32)
 
     @testing.numpy_asnumpy_array_equal(device_check=True)
     def body(xp):
