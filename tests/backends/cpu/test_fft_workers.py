@@ -44,7 +44,7 @@ def low_thresholds(monkeypatch):
 
 
 def _signal(shape, dtype):
-    rng = numpy.random.default_rng()
+    rng = numpy.random.default_rng(numpy.random.randint(2**31))   # the test-seeded global state
     values = rng.standard_normal(shape)
     if numpy.dtype(dtype).kind == "c":
         values = values + 1j * rng.standard_normal(shape)
