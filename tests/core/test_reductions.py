@@ -557,9 +557,8 @@ def test_error_messages_name_the_function(name, kwargs, error, match):
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "nansum"])
-def test_float32_sums_are_accurate(name):
+def test_float32_sums_are_accurate(rng, name):
     """~10**6 float32 values: the error against math.fsum is no worse than NumPy's."""
-    rng = numpy.random.default_rng()
     host = (rng.standard_normal(1_000_003) * 100 + 3).astype(F4)
     exact = math.fsum(host.astype(F8).tolist())
     if name == "mean":

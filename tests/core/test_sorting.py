@@ -559,8 +559,7 @@ def test_namespace():
 
 @pytest.mark.parametrize("side", ["left", "right"])
 @pytest.mark.parametrize("dtype", [numpy.int16, numpy.uint32, numpy.float32, numpy.float64])
-def test_parallel_searchsorted_identical(split_small, side, dtype):
-    rng = numpy.random.default_rng()
+def test_parallel_searchsorted_identical(rng, split_small, side, dtype):
     haystack = numpy.sort(rng.integers(0, 100, 300).astype(dtype))
     needles = rng.integers(0, 110, (7, 41)).astype(dtype)
     shuffled = rng.permutation(haystack)

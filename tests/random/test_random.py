@@ -58,9 +58,9 @@ def _block_reference(key, call, block):
         key=key, counter=np.array([0, 0, block, call], np.uint64)))
 
 
-def test_bounded_integers_match_numpy_bit_for_bit():
+def test_bounded_integers_match_numpy_bit_for_bit(rng):
     """Random bounds, sizes and dtypes: the vectorised draw is NumPy's stream exactly."""
-    seed = int(np.random.default_rng().integers(2**32))
+    seed = int(rng.integers(2**32))
     rs = random.Random(seed)
     key = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     g = ar.default_rng(seed)
@@ -111,8 +111,8 @@ def test_bit_generators_and_seed_sequence():
 
 
 @pytest.mark.parametrize("name", ["MT19937", "PCG64", "PCG64DXSM", "SFC64", "Philox"])
-def test_every_numpy_bit_generator_seeds_the_same_stream(name):
-    seed = int(np.random.default_rng().integers(2**32))
+def test_every_numpy_bit_generator_seeds_the_same_stream(rng, name):
+    seed = int(rng.integers(2**32))
     bitgen = getattr(ar, name)(seed)
     assert isinstance(bitgen, getattr(np.random, name))
     ref = host(ar.default_rng(seed).standard_normal(1000))
@@ -120,10 +120,10 @@ def test_every_numpy_bit_generator_seeds_the_same_stream(name):
     np.testing.assert_array_equal(host(ar.RandomState(bitgen).standard_normal(1000)), ref)
 
 
-def test_module_bit_generator_get_and_set():
+def test_module_bit_generator_get_and_set(rng):
     saved = ar.get_state()
     try:
-        seed = int(np.random.default_rng().integers(2**32))
+        seed = int(rng.integers(2**32))
         ar.set_bit_generator(ar.SFC64(seed))
         np.testing.assert_array_equal(host(ar.random(7)), host(ar.default_rng(seed).random(7)))
         engine = ar.get_bit_generator()

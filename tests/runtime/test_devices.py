@@ -108,8 +108,8 @@ def test_init_is_idempotent_and_grows_cpu_devices():
         ap.init(cpu_devices=0)
 
 
-def test_reset_device_and_finalize_release_cached_memory(pool):
-    a = ap.asarray(np.random.default_rng().random(10_000))
+def test_reset_device_and_finalize_release_cached_memory(rng, pool):
+    a = ap.asarray(rng.random(10_000))
     del a
     assert pool.free_bytes() > 0
     ap.reset_device()

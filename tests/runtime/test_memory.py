@@ -29,9 +29,8 @@ def test_size_classes_cover_the_request_with_bounded_waste(nbytes):
     assert round_size(size) == size
 
 
-def test_statistics_return_to_baseline(pool):
+def test_statistics_return_to_baseline(rng, pool):
     baseline = pool.used_bytes()
-    rng = np.random.default_rng()
     arrays = [ap.asarray(rng.random(n)) for n in (1, 100, 10_000, 1_000_000)]
     views = [a[::2] for a in arrays]
     assert pool.used_bytes() >= baseline + sum(a.nbytes for a in arrays)
@@ -67,9 +66,9 @@ def test_peak_tracks_the_high_water_mark(pool):
     assert pool.peak_bytes() == pool.used_bytes()
 
 
-def test_limit_raises_out_of_memory_and_pool_stays_usable(pool):
+def test_limit_raises_out_of_memory_and_pool_stays_usable(rng, pool):
     pool.free_all_blocks()
-    keep = ap.asarray(np.random.default_rng().random(1000))
+    keep = ap.asarray(rng.random(1000))
     expected = keep.get()
     pool.set_limit(size=pool.used_bytes() + (8 << 20))
     assert pool.get_limit() == pool.used_bytes() + (8 << 20)
@@ -172,11 +171,11 @@ def test_huge_requests_raise_out_of_memory_and_do_not_crash(pool):
     assert ap.asarray([1, 2, 3]).get().tolist() == [1, 2, 3]
 
 
-def test_a_limit_counts_every_array(pool):
+def test_a_limit_counts_every_array(rng, pool):
     # The cpu fast lane gives a small result NumPy's own memory; under a limit
     # every result comes from the pool: used_bytes() sees it and the limit holds.
     pool.free_all_blocks()
-    x = ap.asarray(np.random.default_rng().random(1000))     # 8000-byte results
+    x = ap.asarray(rng.random(1000))     # 8000-byte results
     base = pool.used_bytes()
     limit = base + (16 << 20)
     pool.set_limit(size=limit)
@@ -345,10 +344,10 @@ def test_large_blocks_are_eligible_for_transparent_huge_pages(on_cpu, pool):
         pytest.fail("the block's mapping was not found")
 
 
-def test_host_pool_serves_and_reclaims_large_host_arrays(on_cpu):
+def test_host_pool_serves_and_reclaims_large_host_arrays(rng, on_cpu):
     host_pool = ap.get_host_memory_pool()
     before = host_pool.used_bytes()
-    data = np.random.default_rng().random((1024, 1024))
+    data = rng.random((1024, 1024))
     a = ap.asarray(data)
     back = a.get()
     view = back[::3]

@@ -54,8 +54,7 @@ def test_stream_context_makes_it_current_for_its_device():
     assert ap.get_current_stream().is_default
 
 
-def test_transfers_on_a_stream_run_in_order():
-    rng = np.random.default_rng()
+def test_transfers_on_a_stream_run_in_order(rng):
     host = rng.random((256, 1024))
     stream = ap.Stream()
     gate = threading.Event()
@@ -108,10 +107,10 @@ def test_device_synchronize_raises_errors_of_its_streams():
     ap.synchronize("cpu:2")
 
 
-def test_failed_transfer_is_reported_by_its_handle_and_stream():
+def test_failed_transfer_is_reported_by_its_handle_and_stream(rng):
     stream = ap.Stream()
     gate = threading.Event()
-    a = ap.asarray(np.random.default_rng().random(6))
+    a = ap.asarray(rng.random(6))
     destination = np.empty(6)
     stream.launch(gate.wait)
     handle = ap.asnumpy(a, stream=stream, out=destination, wait=False)
@@ -200,8 +199,7 @@ def test_stream_argument_must_be_a_stream():
         ap.asarray([1, 2], stream="fast")
 
 
-def test_work_overlaps_with_the_host():
-    rng = np.random.default_rng()
+def test_work_overlaps_with_the_host(rng):
     host = rng.random(4_000_000)
     streams = [ap.Stream() for _ in range(2)]
     arrays = [ap.asarray(host, stream=s) for s in streams]

@@ -110,9 +110,8 @@ BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", 
 
 
 @pytest.mark.parametrize("name", UNARY + BINARY)
-def test_split_elementwise_is_bit_identical(split, runs, name):
+def test_split_elementwise_is_bit_identical(rng, split, runs, name):
     f = mk.UFUNCS[name]
-    rng = np.random.default_rng()
     shape = (37, 53)
     tried = 0
     for dtype in DTYPES:
@@ -132,9 +131,8 @@ def test_split_elementwise_is_bit_identical(split, runs, name):
 @pytest.mark.parametrize("layout", ["strided", "negative", "transposed", "broadcast", "scalar",
                                     "column", "three-d", "where", "where-scalar"])
 @pytest.mark.parametrize("name", ["add", "exp", "arctan2", "divmod", "frexp"])
-def test_split_layouts(split, runs, layout, name):
+def test_split_layouts(rng, split, runs, layout, name):
     f = mk.UFUNCS[name]
-    rng = np.random.default_rng()
     dtype = np.float32 if name != "add" else np.int16
     base = random_data(rng, (80, 66), dtype)
     shape = (40, 33)
@@ -168,8 +166,7 @@ def test_split_layouts(split, runs, layout, name):
     assert runs[0] == 1
 
 
-def test_python_scalar_operand(split):
-    rng = np.random.default_rng()
+def test_python_scalar_operand(rng, split):
     x = random_data(rng, (50, 40), np.float64)
     out = dev(np.empty_like(x))
     loop = (np.dtype(np.float64),) * 3
@@ -180,8 +177,7 @@ def test_python_scalar_operand(split):
     same_bits(small.get(), x[0, :3] * 2.5)
 
 
-def test_in_place_is_split(split, runs):
-    rng = np.random.default_rng()
+def test_in_place_is_split(rng, split, runs):
     host = random_data(rng, (60, 70), np.float64)
     x = dev(host)
     loop = (np.dtype(np.float64),) * 2
@@ -200,8 +196,7 @@ def test_in_place_is_split(split, runs):
     (slice(None, -7), slice(-1, 6, -1)),
     (slice(None, None, -1), slice(None)),     # same memory, another layout
 ])
-def test_overlapping_output_is_not_split(split, runs, dst, src):
-    rng = np.random.default_rng()
+def test_overlapping_output_is_not_split(rng, split, runs, dst, src):
     host = random_data(rng, 5000, np.float64)
     expected = host.copy()
     np.add(expected[src], 1.5, out=expected[dst])
@@ -211,8 +206,7 @@ def test_overlapping_output_is_not_split(split, runs, dst, src):
     same_bits(x.get(), expected)
 
 
-def test_outputs_overlapping_each_other_are_not_split(split, runs):
-    rng = np.random.default_rng()
+def test_outputs_overlapping_each_other_are_not_split(rng, split, runs):
     host = random_data(rng, 4000, np.float64)
     buffer = dev(np.zeros(4001))
     loop = (np.dtype(np.float64),) * 3
@@ -224,16 +218,14 @@ def test_outputs_overlapping_each_other_are_not_split(split, runs):
 
 
 @pytest.mark.parametrize("shape", [(), (0,), (5, 0), (1,)])
-def test_zero_d_and_empty(split, shape):
-    rng = np.random.default_rng()
+def test_zero_d_and_empty(rng, split, shape):
     for name in ["add", "divmod"]:
         f = mk.UFUNCS[name]
         inputs = [random_data(rng, shape, np.float64) for _ in range(f.nin)]
         check_identical(f, inputs, shape)
 
 
-def test_gufunc_runs_directly(split, runs):
-    rng = np.random.default_rng()
+def test_gufunc_runs_directly(rng, split, runs):
     a, b = random_data(rng, (30, 40), np.float64), random_data(rng, (40, 20), np.float64)
     out = dev(np.empty((30, 20)))
     ufunc_kernel((out,), "matmul", (np.dtype(np.float64),) * 3, (dev(a), dev(b)), None)
@@ -241,8 +233,7 @@ def test_gufunc_runs_directly(split, runs):
     same_bits(out.get(), np.matmul(a, b))
 
 
-def test_small_calls_are_not_split(runs):
-    rng = np.random.default_rng()
+def test_small_calls_are_not_split(rng, runs):
     x = random_data(rng, 1000, np.float32)
     out = dev(np.empty(1000, np.float32))
     ufunc_kernel((out,), "sin", (np.dtype(np.float32),) * 2, (dev(x),), None)
@@ -414,8 +405,7 @@ REDUCE_CASES = [
 @pytest.mark.parametrize("shape, axes", REDUCE_CASES)
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "fmin", "logical_or",
                                   "bitwise_xor", "subtract"])
-def test_split_reduction_is_deterministic(split, runs, shape, axes, name):
-    rng = np.random.default_rng()
+def test_split_reduction_is_deterministic(rng, split, runs, shape, axes, name):
     f = mk.UFUNCS[name]
     if name == "subtract" and (axes is None or len(axes) > 1):
         return
@@ -447,8 +437,7 @@ def test_split_reduction_is_deterministic(split, runs, shape, axes, name):
 
 
 @pytest.mark.parametrize("name", ["add", "maximum", "subtract"])
-def test_split_reduction_with_where_and_initial(split, runs, name):
-    rng = np.random.default_rng()
+def test_split_reduction_with_where_and_initial(rng, split, runs, name):
     host = random_data(rng, (40, 50), np.float64)
     where = rng.random(50) < 0.7
     initial = 3.0
@@ -468,8 +457,7 @@ def test_split_reduction_with_where_and_initial(split, runs, name):
     assert runs[0] > 0
 
 
-def test_reduction_into_its_own_input_is_not_split(split, runs):
-    rng = np.random.default_rng()
+def test_reduction_into_its_own_input_is_not_split(rng, split, runs):
     host = random_data(rng, (60, 70), np.int64)
     expected = host.copy()
     np.add.reduce(expected, axis=0, out=expected[0])
@@ -479,8 +467,7 @@ def test_reduction_into_its_own_input_is_not_split(split, runs):
     same_bits(x.get(), expected)
 
 
-def test_reduction_dtype_and_out_cast(split):
-    rng = np.random.default_rng()
+def test_reduction_dtype_and_out_cast(rng, split):
     host = random_data(rng, (50, 60), np.float16)
     actual, expected = reduce_on_device("add", host, None, np.float32)
     assert actual.dtype == np.float32
@@ -512,11 +499,10 @@ def fsum_error(total, host):
     return abs(float(total) - math.fsum(host.astype(np.float64).ravel()))
 
 
-def test_float32_sum_accuracy(monkeypatch, runs):
+def test_float32_sum_accuracy(rng, monkeypatch, runs):
     """Real chunk size: a large float32 sum is as accurate as NumPy's pairwise sum."""
     monkeypatch.setattr(mk, "REDUCE_SPLIT_MIN", mk.REDUCE_CHUNK)
     monkeypatch.setattr(mk, "REDUCE_STREAMING_SPLIT_MIN", mk.REDUCE_CHUNK)
-    rng = np.random.default_rng()
     n = 3 * mk.REDUCE_CHUNK + 12345
     for host in [rng.random(n, np.float32), (rng.random(n) + 100).astype(np.float32),
                  rng.lognormal(0, 2, n).astype(np.float32)]:
@@ -532,11 +518,10 @@ def test_float32_sum_accuracy(monkeypatch, runs):
     assert runs[0] == 4
 
 
-def test_mean_sized_sum_is_split_and_deterministic(monkeypatch, runs):
+def test_mean_sized_sum_is_split_and_deterministic(rng, monkeypatch, runs):
     """3000 x 3000 float32 split as the real thresholds split a converting sum (streaming
     ones are not split): same bits for any thread count."""
     monkeypatch.setattr(mk, "REDUCE_STREAMING_SPLIT_MIN", mk.REDUCE_SPLIT_MIN)
-    rng = np.random.default_rng()
     host = rng.standard_normal((3000, 3000), np.float32)
     before = parallel.thread_count()
     results = []
@@ -555,8 +540,7 @@ def test_mean_sized_sum_is_split_and_deterministic(monkeypatch, runs):
 # ---------------------------------------------------------------------------
 # accumulate, reduceat, outer, at, numpy_function
 
-def test_accumulate_and_reduceat():
-    rng = np.random.default_rng()
+def test_accumulate_and_reduceat(rng):
     host = random_data(rng, (20, 30), np.float32)
     out = dev(np.empty((20, 30), np.float64))
     MATH_KERNELS["accumulate"](out, "add", dev(host[:, ::-1]), 1, np.dtype(np.float64))
@@ -567,8 +551,7 @@ def test_accumulate_and_reduceat():
     same_bits(out.get(), np.maximum.reduceat(host, indices, axis=0))
 
 
-def test_outer():
-    rng = np.random.default_rng()
+def test_outer(rng):
     a, b = random_data(rng, (4, 5), np.int16), random_data(rng, 7, np.float32)
     loop = np.multiply.resolve_dtypes((a.dtype, b.dtype, None))
     out = dev(np.empty((4, 5, 7), np.float64))
@@ -585,8 +568,7 @@ def test_outer():
     same_bits(r.get(), er)
 
 
-def test_at():
-    rng = np.random.default_rng()
+def test_at(rng):
     host = random_data(rng, (6, 8), np.int64)
     rows = np.array([0, 2, 2, 5])
     b = random_data(rng, (4, 8), np.int64)
@@ -606,8 +588,7 @@ def test_at():
     same_bits(target.get(), expected)
 
 
-def test_numpy_function():
-    rng = np.random.default_rng()
+def test_numpy_function(rng):
     a = random_data(rng, (30, 40), np.float64)
     a[3, 4] = np.nan
     out = dev(np.empty(40, np.float32))

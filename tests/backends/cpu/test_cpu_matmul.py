@@ -36,8 +36,7 @@ def _random(rng, shape, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_matmul_is_numpys(dtype, layout):
-    rng = numpy.random.default_rng()
+def test_matmul_is_numpys(rng, dtype, layout):
     view_a, view_b = LAYOUTS[layout]
     a_host = _random(rng, (90, 120), dtype)
     b_host = _random(rng, (120, 140 if layout == "strided" else 70), dtype)
@@ -57,8 +56,7 @@ def test_matmul_is_numpys(dtype, layout):
     body()
 
 
-def test_batched_and_empty():
-    rng = numpy.random.default_rng()
+def test_batched_and_empty(rng):
     a_host = _random(rng, (4, 33, 17), numpy.float32)
     b_host = _random(rng, (17, 25), numpy.float32)
 
@@ -71,8 +69,7 @@ def test_batched_and_empty():
     body()
 
 
-def test_out_and_errors():
-    rng = numpy.random.default_rng()
+def test_out_and_errors(rng):
     a_host = _random(rng, (30, 40), numpy.float32)
     b_host = _random(rng, (40, 20), numpy.float32)
 

@@ -20,8 +20,7 @@ def _source(shape, rng):
     lambda rng: (np.empty((N // 8, 8)), _source(8, rng)),                # broadcast
     lambda rng: (np.empty(N), _source((1, 1, N), rng)),                  # extra leading 1s
 ], ids=["contiguous", "negative-stride", "transposed", "cast", "broadcast", "leading-ones"])
-def test_split_copy_equals_numpy(make_pair):
-    rng = np.random.default_rng()
+def test_split_copy_equals_numpy(rng, make_pair):
     dst, src = make_pair(rng)
     expected = np.empty_like(dst)
     np.copyto(expected, src, casting="unsafe")
@@ -29,8 +28,8 @@ def test_split_copy_equals_numpy(make_pair):
     np.testing.assert_array_equal(dst, expected)
 
 
-def test_overlapping_copy_is_not_split():
-    data = np.random.default_rng().standard_normal(N + 1)
+def test_overlapping_copy_is_not_split(rng):
+    data = rng.standard_normal(N + 1)
     expected = data.copy()
     expected[1:] = expected[:-1].copy()
     parallel.copyto(data[1:], data[:-1])
@@ -42,11 +41,11 @@ def test_bad_broadcast_raises_numpys_error():
         parallel.copyto(np.empty(N), np.ones((2, N)))
 
 
-def test_thread_count_is_settable():
+def test_thread_count_is_settable(rng):
     before = parallel.thread_count()
     try:
         parallel.set_thread_count(1)
-        dst, src = np.empty(N), np.random.default_rng().standard_normal(N)
+        dst, src = np.empty(N), rng.standard_normal(N)
         parallel.copyto(dst, src)
         np.testing.assert_array_equal(dst, src)
         with pytest.raises(ValueError, match="at least 1"):

@@ -32,8 +32,7 @@ def check(result, expected):
 # -- user plans -------------------------------------------------------------------------
 
 
-def test_plan_with_out():
-    rng = numpy.random.default_rng()
+def test_plan_with_out(rng):
     x, y = rng.standard_normal((3, 4)), rng.standard_normal(4)
     dx, dy, z = device(x), device(y), asnumpy.empty((3, 4))
     plan = asnumpy.add.plan(dx, dy, out=z)
@@ -55,10 +54,9 @@ def test_plan_with_out():
 @pytest.mark.parametrize("name", ["add", "multiply", "divide", "maximum", "less", "arctan2",
                                   "logical_xor", "sqrt", "negative", "isnan", "divmod", "frexp",
                                   "modf", "matmul", "vecdot"])
-def test_plans_of_many_ufuncs(name):
+def test_plans_of_many_ufuncs(rng, name):
     ufunc, reference = getattr(asnumpy, name), getattr(numpy, name)
     shapes = {"matmul": [(3, 4), (4, 2)], "vecdot": [(3, 4), (4,)]}.get(name, [(2, 5), (5,)])
-    rng = numpy.random.default_rng()
     plan = None
     for _ in range(3):
         hosts = [rng.standard_normal(s) for s in shapes[:ufunc.nin]]
@@ -133,8 +131,7 @@ def test_planning_raises_numpys_errors():
         asnumpy.subtract.plan(x > 0, x > 0)
 
 
-def test_plan_with_keywords():
-    rng = numpy.random.default_rng()
+def test_plan_with_keywords(rng):
     host = rng.integers(-50, 50, (4, 3)).astype(numpy.int16)
     x = device(host)
     check(asnumpy.multiply.plan(x, 3, dtype=numpy.float32)(x, 3),
@@ -155,8 +152,7 @@ def test_plan_with_keywords():
     assert result.strides == expected.strides
 
 
-def test_plan_on_a_user_stream():
-    rng = numpy.random.default_rng()
+def test_plan_on_a_user_stream(rng):
     x, y = rng.standard_normal(2**16), rng.standard_normal(2**16)
     dx, dy, z = device(x), device(y), asnumpy.empty(2**16)
     stream = asnumpy.Stream()
@@ -219,8 +215,8 @@ def test_cache_python_scalars_changing_value_and_type():
         check(value >= x, value >= host)
 
 
-def test_cache_with_different_layouts_of_the_same_shape():
-    base = numpy.random.default_rng().standard_normal((6, 6))
+def test_cache_with_different_layouts_of_the_same_shape(rng):
+    base = rng.standard_normal((6, 6))
     d = device(base)
     for view in (lambda a: a, lambda a: a.T, lambda a: a[::-1], lambda a: a[:, ::-1].T):
         check(asnumpy.subtract(view(d), d), numpy.subtract(view(base), base))
@@ -228,8 +224,7 @@ def test_cache_with_different_layouts_of_the_same_shape():
         assert result.strides == numpy.negative(view(base)).strides
 
 
-def test_cache_with_out_arrays():
-    rng = numpy.random.default_rng()
+def test_cache_with_out_arrays(rng):
     host = rng.standard_normal((3, 4))
     x = device(host)
     outs = [asnumpy.empty((3, 4)) for _ in range(3)]

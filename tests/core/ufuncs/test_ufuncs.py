@@ -349,9 +349,9 @@ def test_out_overlapping_an_input(xp, case):
 
 
 @pytest.mark.parametrize("case", ["shifted", "reversed", "transposed"])
-def test_large_out_overlapping_an_input(case):
+def test_large_out_overlapping_an_input(rng, case):
     """2**20 elements: overlap with the output is resolved as NumPy does, on the parallel path."""
-    host = numpy.random.default_rng().standard_normal((1024, 1024))
+    host = rng.standard_normal((1024, 1024))
     device_array = asnumpy.array(host)
     for xp, a in ((asnumpy, device_array), (numpy, host)):
         if case == "shifted":
@@ -897,8 +897,7 @@ def test_gufunc_core_axes_errors(kwargs):
     assert "asnumpy" in str(error) or isinstance(error, numpy.exceptions.AxisError)
 
 
-def test_matmul_of_integers_and_bools_is_exact():
-    rng = numpy.random.default_rng()
+def test_matmul_of_integers_and_bools_is_exact(rng):
     a = rng.integers(-1000, 1000, (7, 9))
     b = rng.integers(-1000, 1000, (9, 3))
     numpy.testing.assert_array_equal(asnumpy.matmul(asnumpy.asarray(a), asnumpy.asarray(b)).get(),
