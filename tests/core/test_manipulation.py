@@ -514,3 +514,19 @@ def test_unstack(xp, shape, axis):
     pieces = xp.unstack(base, axis=axis)
     assert isinstance(pieces, tuple)
     return list(pieces) + [bool(pieces) and aliases(xp, pieces[0], base)]
+
+
+@pytest.mark.parametrize("shape, target", [((3, 1), (3, 1)), ((3, 1), (2, 3, 1)), ((1, 1, 1), (2, 1, 1, 1)),
+                                           ((1, 4), (3, 1, 4)), ((3,), (3,)), ((1,), (0,))])
+def test_broadcast_strides_of_length_one_axes_are_numpys(shape, target):
+    # NumPy's iterator gives every length-1 axis stride 0; 'K'-order results made like the
+    # view (zeros_like(..., order='K', shape=...)) follow those strides
+    @testing.numpy_asnumpy_array_equal(strides_check="exact")
+    def check(xp):
+        a = xp.arange(float(numpy.prod(shape))).reshape(shape)
+        view = xp.broadcast_to(a, target)
+        other = xp.ones(target)
+        return (view, xp.broadcast_arrays(a, other)[0],
+                xp.zeros_like(view, order="K", shape=(2,) * len(target)))
+
+    check()

@@ -9,7 +9,7 @@ import operator
 
 import numpy
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import asnumpy
 from asnumpy import testing
@@ -145,6 +145,8 @@ def test_item16_empty_like_order_a_follows_a_fortran_prototype_of_another_ndim()
 @settings(max_examples=100, deadline=None)
 @given(_layouts(), st.sampled_from("AKCF"),
        st.none() | st.lists(st.integers(1, 3), max_size=4).map(tuple))
+# found by a CI run: broadcast_to kept length-1 axes' strides, which NumPy zeroes
+@example(recipe=([1, 1, 1], [1, 1, 1], [0, 1, 2], [1, 1, 1], [2]), order="K", shape=(2, 1, 1, 2))
 def test_item16_like_layouts_follow_numpy(recipe, order, shape):
     @testing.numpy_asnumpy_array_equal(strides_check=True)
     def check(xp):

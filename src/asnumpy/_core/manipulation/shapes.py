@@ -424,10 +424,12 @@ def expand_dims(a, axis):
 # -- broadcasting ---------------------------------------------------------------------
 
 def _broadcast_view(a, shape, writeable):
+    # NumPy's (its iterator's): every axis of length 1, broadcast or not, gets stride 0,
+    # which 'K'-order layouts of results made like this view then follow
     extra = len(shape) - a.ndim
     strides = [0] * extra
     for n, s, target in zip(a._shape, a._strides, shape[extra:]):
-        strides.append(s if n == target else 0)
+        strides.append(s if n == target and n != 1 else 0)
     view = a._view(tuple(shape), tuple(strides), a._offset)
     view._writeable = writeable and a._writeable
     return view
