@@ -79,12 +79,13 @@ def measure(device_name, size, calls, repeats):
         driver = device.backend.driver
         driver.pointer, driver.launch = _PointerLookup(driver.pointer), _LaunchRecorder()
     results = {case: per_call_us(call, calls, repeats) for case, call in calls_by_case.items()}
-    ap.synchronize()
+    ap.synchronize(device)
     return results
 
 
 def _worker_command(src, args):
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    # the measured device is the worker's default too (nothing it runs meets another)
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src), ASNUMPY_DEVICE=args.device)
     command = [sys.executable, os.path.abspath(__file__), "--worker", "--device", args.device,
                "--size", str(args.size), "--calls", str(args.calls), "--repeats",
                str(args.repeats)]
