@@ -38,6 +38,8 @@ __all__ = ["SHIM", "THREADED_SHUFFLES", "build", "compiler", "requires_compiler"
 SHIM = r"""
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
+#include <cstring>
 #define __device__
 #define __global__
 #define __host__

@@ -693,8 +693,20 @@ template <int N> struct CIndexer {
 """
 
 # The host target's CUDA qualifiers, defined before the prelude (``__shared__``: one
-# copy per block in flight).
+# copy per block in flight).  The standard headers the prelude and the runtime use come
+# first: libc++ (zig's clang, the [compiler] extra) asks ``__has_attribute(__noinline__)``
+# in its configuration header, which a ``__noinline__`` macro defined before would break.
 HOST_QUALIFIERS = r"""
+#include <cmath>
+#include <cstring>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <utility>
+#include <type_traits>
 #define __global__
 #define __device__
 #define __host__
