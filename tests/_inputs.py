@@ -7,7 +7,7 @@ import asnumpy
 from asnumpy import testing
 
 __all__ = ["ALL_DTYPES", "DTYPE_IDS", "VIEWS", "assert_same_array", "expected_cpu_argsort",
-           "for_views_and_dtypes", "random_array", "random_data"]
+           "for_views_and_dtypes", "random_array", "random_data", "same_error"]
 
 #: Every dtype asnumpy arrays hold, and their ids for ``pytest.mark.parametrize``.
 ALL_DTYPES = [np.dtype(t) for t in (
@@ -116,3 +116,19 @@ def assert_same_array(actual, expected):
     assert actual.dtype == expected.dtype
     assert actual.shape == expected.shape
     np.testing.assert_array_equal(actual.get(), expected, strict=True)
+
+
+def same_error(body):
+    """``body(xp)`` raises the same error class with NumPy and asnumpy; returns asnumpy's
+    (to check its message)."""
+    errors = []
+    for xp in (np, asnumpy):
+        try:
+            body(xp)
+        except Exception as error:    # noqa: BLE001 (the error is the result)
+            errors.append(error)
+        else:
+            raise AssertionError(f"{xp.__name__} raised nothing (the body on line "
+                                 f"{body.__code__.co_firstlineno})")
+    assert type(errors[1]) is type(errors[0]), errors
+    return errors[1]

@@ -14,6 +14,7 @@ import functools
 import numpy
 import pytest
 from _standard_values import ufunc_following_the_standard
+from _inputs import same_error
 from _ufunc_data import (
     BINARY,
     ELEMENTWISE,
@@ -71,21 +72,6 @@ def comparable(name, outcomes):
     if name not in STANDARD_VALUES:
         return outcomes
     return [outcome[0] if isinstance(outcome, tuple) else outcome for outcome in outcomes]
-
-
-def same_error(body):
-    """``body(xp)`` raises the same error class with NumPy and asnumpy; returns asnumpy's."""
-    errors = []
-    for xp in (numpy, asnumpy):
-        try:
-            body(xp)
-        except Exception as error:    # noqa: BLE001 (the error is the result)
-            errors.append(error)
-        else:
-            raise AssertionError(f"{xp.__name__} raised nothing (the body on line "
-                                 f"{body.__code__.co_firstlineno})")
-    assert type(errors[1]) is type(errors[0]), errors
-    return errors[1]
 
 
 def data(shape, dtype, name=None):

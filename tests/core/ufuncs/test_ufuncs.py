@@ -15,6 +15,7 @@ import enum
 
 import numpy
 import pytest
+from _inputs import same_error
 from _ufunc_data import (
     ALL_DTYPES,
     BINARY,
@@ -45,23 +46,6 @@ def compare(name, **kwargs):
     if rtol == {"default": 0}:
         return testing.numpy_asnumpy_array_equal(device_check=True, **kwargs)
     return testing.numpy_asnumpy_allclose(rtol=rtol, atol=1e-300, device_check=True, **kwargs)
-
-
-def same_error(body):
-    """Run ``body(xp)`` with NumPy and asnumpy; both must raise exactly the same class.
-
-    Returns asnumpy's exception (to check its message).
-    """
-    errors = []
-    for xp in (numpy, asnumpy):
-        try:
-            body(xp)
-        except Exception as error:    # noqa: BLE001 (the error is the result)
-            errors.append(error)
-        else:
-            raise AssertionError(f"{xp.__name__} raised nothing")
-    assert type(errors[1]) is type(errors[0]), errors
-    return errors[1]
 
 
 # -- the catalog ---------------------------------------------------------------
