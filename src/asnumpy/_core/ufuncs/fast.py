@@ -51,7 +51,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._dtypes import SUPPORTED_DTYPES
-from ...runtime._state import open_stream_blocks
+from ...runtime import observer as _observer
+from ...runtime._state import lean_gate, open_stream_blocks
 from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
@@ -144,7 +145,31 @@ def no_lane(*operands):
     return None
 
 
-def binary_lanes(numpy_ufunc, fallback=no_lane):
+# The gate of a lane's inner copy: never raised (see _stepped_aside).
+_OPEN = [0]
+
+
+def _stepped_aside(name, inner, fallback):
+    """What a lane does when ``lean_gate`` is raised (runtime/_state.py).
+
+    A ``with stream:`` block open somewhere: ``fallback`` (the general path
+    queues the call in stream order).  Else a profiler observes: ``inner``,
+    the same lane built with a gate that never rises and no fallback, runs
+    under the observer, which records the call it takes; a call it does not
+    take goes to ``fallback``, whose own seams record it.
+    """
+
+    def aside(*operands):
+        observer = _observer.observer
+        if observer is None or open_stream_blocks[0]:
+            return fallback(*operands)
+        result = observer.called(name, "lane", inner, operands)
+        return fallback(*operands) if result is None else result
+
+    return aside
+
+
+def binary_lanes(numpy_ufunc, fallback=no_lane, gate=lean_gate):
     """``(lane(a, b), lane_out(a, b, out))`` for a binary single-output ufunc.
 
     Where ``lane`` does not take a call it returns ``fallback(a, b)`` (by
@@ -154,6 +179,12 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
     f = numpy_ufunc
     costs = {}
     last = (None, None, None)         # (dtype of a, dtype of b, their entry): see lane()
+    if gate is lean_gate:             # the observed form: the same lane, never stepping aside
+        inner, inner_out = binary_lanes(numpy_ufunc, no_lane, _OPEN)
+        aside = _stepped_aside(kernel_key(f), inner, fallback)
+        aside_out = _stepped_aside(kernel_key(f), inner_out, no_lane)
+    else:
+        aside, aside_out = fallback, no_lane
 
     def operands(a, b):
         """(device, a's view, b's view, cost key, output shape) or None.
@@ -162,8 +193,6 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         any view is taken: a view of an array still being filled by an
         asynchronous copy waits for it.
         """
-        if open_stream_blocks[0]:
-            return None
         ta, tb = type(a), type(b)
         if ta is ndarray:
             device = a._device
@@ -191,8 +220,8 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         # arrays of one shape: every step here costs a visible part of a call)
         if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
             device = a._device
-            if b._device is not device or not device.numpy_loops or open_stream_blocks[0]:
-                return fallback(a, b)
+            if b._device is not device or not device.numpy_loops or gate[0]:
+                return aside(a, b)
             an, bn = a._native, b._native
             if an is None:
                 an = _view_of(a)
@@ -223,6 +252,8 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
             if type(result) is not _numpy_array:       # 0-d operands give a NumPy scalar
                 result = _asarray(result)
             return _adopt(result, device)
+        if gate[0]:
+            return aside(a, b)
         found = operands(a, b)
         if found is None:
             return fallback(a, b)
@@ -254,14 +285,16 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
         if type(a) is ndarray and type(b) is ndarray and a._shape == b._shape:
             # (operands() inlined for the commonest call, as in lane())
             device, shape = a._device, a._shape
-            if b._device is not device or not device.numpy_loops or open_stream_blocks[0]:
-                return None
+            if b._device is not device or not device.numpy_loops or gate[0]:
+                return aside_out(a, b, out)
             an, bn, key = a._native, b._native, (a._dtype, b._dtype)
             if an is None:
                 an = _view_of(a)
             if bn is None:
                 bn = _view_of(b)
         else:
+            if gate[0]:
+                return aside_out(a, b, out)
             found = operands(a, b)
             if found is None:
                 return None
@@ -284,17 +317,25 @@ def binary_lanes(numpy_ufunc, fallback=no_lane):
     return lane, lane_out
 
 
-def unary_lanes(numpy_ufunc):
+def unary_lanes(numpy_ufunc, gate=lean_gate):
     """``(lane(a), lane_out(a, out))`` for a unary single-output ufunc."""
     f = numpy_ufunc
     costs = {}
+    if gate is lean_gate:             # the observed form (see binary_lanes)
+        inner, inner_out = unary_lanes(numpy_ufunc, _OPEN)
+        aside = _stepped_aside(kernel_key(f), inner, no_lane)
+        aside_out = _stepped_aside(kernel_key(f), inner_out, no_lane)
+    else:
+        aside = aside_out = no_lane
 
     def lane(a):
         if type(a) is not ndarray:
             return None
         device = a._device
-        if not (device.numpy_loops and not open_stream_blocks[0]):
+        if not device.numpy_loops:
             return None
+        if gate[0]:
+            return aside(a)
         an = a._native
         if an is None:
             an = _view_of(a)
@@ -321,8 +362,10 @@ def unary_lanes(numpy_ufunc):
             return None
         device = a._device
         if (out._device is not device or not out._writeable or out._shape != a._shape
-                or not (device.numpy_loops and not open_stream_blocks[0])):
+                or not device.numpy_loops):
             return None
+        if gate[0]:
+            return aside_out(a, out)
         an = _view_of(a)
         entry = costs.get(a._dtype)
         if entry is None:
@@ -339,16 +382,20 @@ def unary_lanes(numpy_ufunc):
     return lane, lane_out
 
 
-def reduce_lane(numpy_ufunc):
+def reduce_lane(numpy_ufunc, gate=lean_gate):
     """``lane(a)``: ``numpy_ufunc.reduce`` over all of ``a`` with NumPy's defaults (``a.sum()``)."""
     reduce, name = numpy_ufunc.reduce, kernel_key(numpy_ufunc)
+    aside = (_stepped_aside(f"{name}.reduce", reduce_lane(numpy_ufunc, _OPEN), no_lane)
+             if gate is lean_gate else no_lane)
 
     def lane(a):
         if type(a) is not ndarray:
             return None
         device = a._device
-        if not (device.numpy_loops and not open_stream_blocks[0]) or a._dtype not in _NUMPY_DTYPES:
+        if not device.numpy_loops or a._dtype not in _NUMPY_DTYPES:
             return None
+        if gate[0]:
+            return aside(a)
         loops = device.numpy_loops
         if name in loops.STANDARD_VALUES:
             return None
