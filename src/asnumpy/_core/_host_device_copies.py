@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtypes
 from .._errors import check_writeable
 from ..runtime.device import Device
+from ..runtime.observer import queue_work
 from ._launch import devices_differ, empty, resolve_stream
 from ._pending import launch_pending, transfer_stream
 
@@ -145,7 +146,8 @@ def sequence_device(devices, device, func):
 def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
     """Queue a copy of ``host`` (broadcast and cast) into the device array ``dst``."""
     device = dst._device
-    resolve_stream(device, stream, func).launch(device.backend.copy_from_host, dst, host)
+    queue_work(resolve_stream(device, stream, func), func, "htod",
+               device.backend.copy_from_host, dst, host)
 
 
 def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=None) -> ndarray:
@@ -158,8 +160,8 @@ def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=N
     stream = transfer_stream(device) if background else resolve_stream(device, stream, func)
     out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
     if background:
-        return launch_pending(stream, out, device.backend.copy_from_host, host)
-    stream.launch(device.backend.copy_from_host, out, host)
+        return launch_pending(stream, out, device.backend.copy_from_host, host, name=func)
+    queue_work(stream, func, "htod", device.backend.copy_from_host, out, host)
     return out
 
 
@@ -194,7 +196,8 @@ def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray
     """Queue a copy of ``array`` to the host; returns the (possibly pending) NumPy array."""
     out = _host_destination(array, out, func)
     device = array._device
-    resolve_stream(device, stream, func).launch(device.backend.copy_to_host, out, array)
+    queue_work(resolve_stream(device, stream, func), func, "dtoh", device.backend.copy_to_host,
+               out, array)
     return out
 
 
@@ -207,7 +210,8 @@ def to_device(array: ndarray, device: Device, stream=None, func="to", dtype=None
     source = array._device
     if source.backend is device.backend:
         out = empty(array.shape, dtype, device, order, like=array, stream=None, func=func)
-        resolve_stream(source, stream, func).launch(device.backend.copy_peer, out, array)
+        queue_work(resolve_stream(source, stream, func), func, "dtod",
+                   device.backend.copy_peer, out, array)
         return out
     # Different back ends: stage through the host, in order on one stream.
     host = to_host(array, stream=stream, func=func)

@@ -15,6 +15,8 @@ import functools
 import numpy as np
 
 from ..ops.backend import missing_kernel
+from ..runtime import observer as _observer
+from ..runtime.observer import queue_work
 from ..runtime.stream import Stream, get_current_stream
 from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
@@ -109,7 +111,13 @@ def launch_on(device, kernel_name, *args, stream=None, func=None, **kwargs):
     stream = resolve_stream(device, stream, func or kernel_name)
     if not stream.is_default:
         kernel = errstate_wrapped(kernel)
-    stream.launch(kernel, *args)
+    if _observer.observer is None:
+        stream.launch(kernel, *args)
+    else:
+        # the NumPy function a catch-all kernel runs names the work better than the kernel
+        detail = (getattr(args[1], "__name__", None)
+                  if kernel_name == "numpy_function" and len(args) > 1 else None)
+        queue_work(stream, func or kernel_name, "kernel", kernel, *args, detail=detail)
 
 
 def errstate_wrapped(kernel):

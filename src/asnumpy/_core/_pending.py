@@ -26,6 +26,7 @@ import threading
 
 from ..runtime import _fork
 from ..runtime.memory import Buffer
+from ..runtime.observer import queue_work
 from ..runtime.stream import Stream
 
 __all__ = ["PendingBuffer", "transfer_stream", "launch_pending"]
@@ -88,7 +89,7 @@ class PendingBuffer(Buffer):
         Buffer.__del__(self)
 
 
-def launch_pending(stream, out, copy, *args):
+def launch_pending(stream, out, copy, *args, name="asarray"):
     """Queue ``copy(out, *args)`` on ``stream``; return ``out`` as an array whose readers wait.
 
     ``out`` is a new array owning its buffer; ownership of the pool block
@@ -107,7 +108,7 @@ def launch_pending(stream, out, copy, *args):
             pending._failure = exc
             raise                   # also kept for the stream's (and device's) synchronize()
 
-    stream.launch(run)
+    queue_work(stream, name, "htod", run, reads=args, writes=(out,))
     pending._ready = stream.record()
     return type(out)._from_buffer(pending, out._shape, out._dtype, out._strides, out._offset,
                                   out._device)

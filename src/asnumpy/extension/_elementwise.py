@@ -148,7 +148,8 @@ class ElementwiseKernel(UserKernel):
                           np.int64(count), *(np.int64(n) for n in loop_shape)]
             program.launch(entry, grid, block, values_now, work=count)
 
-        _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
+        _runner.launch(device, stream, work, [v for v in values if isinstance(v, ndarray)],
+                       name=self.name, writes=values[self.nin:])
 
     def _build(self, target, operands, ndim, bound):
         bound = dict(bound)

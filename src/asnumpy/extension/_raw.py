@@ -282,14 +282,15 @@ class RawKernel:
             program.launch(entry, tuple(grid), tuple(block), _with_pointers(args, scalars),
                            shared_bytes=int(shared_mem))
 
-        self._check_written(args)
-        _runner.launch(device, stream, work, *arrays)
+        written = self._check_written(args)
+        _runner.launch(device, stream, work, arrays, name=self.name, writes=written)
 
-    def _check_written(self, args) -> None:
+    def _check_written(self, args) -> list:
         """Refuse, before the kernel runs, an array it may write that is read-only or
         whose elements overlap: every array argument whose parameter the source does
-        not declare a pointer to const (``const T*``) may be written."""
+        not declare a pointer to const (``const T*``) may be written.  Returns those."""
         params = self._module.constness(self.name) or []
+        written = []
         for k, value in enumerate(args):
             if not isinstance(value, ndarray):
                 continue
@@ -298,6 +299,8 @@ class RawKernel:
                 what = (f"argument {k} (parameter {name!r}, not a pointer to const)" if name
                         else f"argument {k} (its parameter is not a pointer to const)")
                 check_written(self._where, what, value)
+                written.append(value)
+        return written
 
     def _check_count(self, sizes, args):
         if len(sizes) != len(args):

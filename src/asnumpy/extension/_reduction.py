@@ -188,7 +188,8 @@ class ReductionKernel(UserKernel):
 
             def work():
                 program.launch(entries, (grid,), (BLOCK,), flat_values())
-        _runner.launch(device, stream, work, *[v for v in values if isinstance(v, ndarray)])
+        _runner.launch(device, stream, work, [v for v in values if isinstance(v, ndarray)],
+                       name=self.name, writes=values[self.nin:])
 
     @staticmethod
     def _run_host(program, values, out_size, red_size):

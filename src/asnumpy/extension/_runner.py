@@ -14,6 +14,7 @@ from __future__ import annotations
 from .._core._launch import check_same_device, resolve_stream
 from .._core.ndarray import ndarray
 from ..runtime.device import get_device
+from ..runtime.observer import queue_work
 
 __all__ = ["device_of", "launch", "launch_values", "pointer"]
 
@@ -45,6 +46,9 @@ def launch_values(operands, values, strides) -> list:
     return flat
 
 
-def launch(device, stream, work, *arrays) -> None:
-    """Queue ``work()`` on ``device``'s stream (``arrays`` are kept alive until it ran)."""
-    resolve_stream(device, stream, "extension").launch(lambda *_: work(), *arrays)
+def launch(device, stream, work, arrays, *, name, writes) -> None:
+    """Queue ``work()``, kernel ``name``, on ``device``'s stream (``arrays`` are kept alive
+    until it ran; a profiler counts ``writes`` among them as written, the rest as read)."""
+    reads = [a for a in arrays if not any(a is w for w in writes)]
+    queue_work(resolve_stream(device, stream, "extension"), name, "user kernel",
+               lambda *_: work(), *arrays, reads=reads, writes=writes)

@@ -30,7 +30,7 @@ import threading
 import weakref
 
 from .._errors import OutOfMemoryError
-from . import _fork
+from . import _fork, observer as _observer
 
 __all__ = ["Buffer", "MemoryPool", "Reservation", "accounting_pools", "round_size", "set_fault_plan"]
 
@@ -96,6 +96,25 @@ class Buffer:
             pool._returned.append((self.handle, self._size, self._stream))
 
 
+class ObservedBuffer(Buffer):
+    """A pool block handed out while a profiler observes (runtime/observer.py):
+    it reports its allocation, and its return to the pool, to the observer."""
+
+    __slots__ = ()
+
+    def __init__(self, handle, nbytes, device, pool=None, size=0, stream=None):
+        Buffer.__init__(self, handle, nbytes, device, pool, size, stream)
+        observer = _observer.memory_observer
+        if observer is not None:
+            observer.memory("alloc", pool, self, size)
+
+    def __del__(self):
+        observer = _observer.memory_observer
+        if observer is not None and self._pool is not None:
+            observer.memory("free", self._pool, self, self._size)
+        Buffer.__del__(self)
+
+
 class Reservation:
     """Bytes of a pool held for scratch memory that a host library allocates.
 
@@ -122,6 +141,27 @@ class Reservation:
 
     def __exit__(self, *exc_info):
         self.release()
+
+
+class ObservedReservation(Reservation):
+    """A :class:`Reservation` made while a profiler observes: reported as made and released."""
+
+    __slots__ = ()
+
+    def __init__(self, pool, nbytes):
+        Reservation.__init__(self, pool, nbytes)
+        observer = _observer.memory_observer
+        if observer is not None:
+            observer.memory("reserve", pool, self, nbytes)
+
+    def release(self) -> None:
+        pool = self._pool
+        observer = _observer.memory_observer
+        if observer is not None and pool is not None:
+            observer.memory("release", pool, self, self.nbytes)
+        Reservation.release(self)
+
+    __del__ = release
 
 
 class MemoryPool:
@@ -193,7 +233,8 @@ class MemoryPool:
                 handle = blocks.pop()
                 if self._ordering is not None:
                     self._ordering.reused(handle, key_stream)
-                return Buffer(handle, nbytes, self.device, self, size, key_stream)
+                block = Buffer if _observer.memory_observer is None else ObservedBuffer
+                return block(handle, nbytes, self.device, self, size, key_stream)
         failure = None          # the allocator's last MemoryError, named in the error
         try:
             for attempt in range(3):
@@ -209,7 +250,8 @@ class MemoryPool:
                         self._used_bytes += size
                         if self._used_bytes > self._peak_bytes:
                             self._peak_bytes = self._used_bytes
-                        return Buffer(handle, nbytes, self.device, self, size, key_stream)
+                        block = Buffer if _observer.memory_observer is None else ObservedBuffer
+                        return block(handle, nbytes, self.device, self, size, key_stream)
                 if attempt == 1:
                     # Arrays that are unreachable but not yet collected still hold
                     # blocks: collect them (outside the lock: their finalizers may
@@ -247,7 +289,8 @@ class MemoryPool:
                     self._used_bytes += nbytes
                     if self._used_bytes > self._peak_bytes:
                         self._peak_bytes = self._used_bytes
-                    return Reservation(self, nbytes)
+                    made = Reservation if _observer.memory_observer is None else ObservedReservation
+                    return made(self, nbytes)
             if attempt == 1:
                 gc.collect()
         raise OutOfMemoryError(self.device, nbytes, self._limit, self._used_bytes)
@@ -294,6 +337,9 @@ class MemoryPool:
             return None, exc        # (returned, never stored: see malloc)
         if self._ordering is not None:
             self._ordering.allocated(handle, stream)
+        observer = _observer.memory_observer
+        if observer is not None:            # the block came from the driver, not the cache
+            observer.memory("driver", self, None, size)
         return handle, None
 
     def _drain_returned(self):

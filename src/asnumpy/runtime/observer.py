@@ -10,8 +10,9 @@ seams (each names this module):
 * the ufunc plan's launch (``_core/ufuncs/ufunc.py``) and the lean paths that
   call NumPy at once on the caller's thread -- the fast lane, a held plan's
   lean call, ``mean``'s (``observer.called``);
-* the memory pool: blocks handed out and returned, scratch reservations,
-  blocks fresh from the allocator (``observer.memory``);
+* the memory pool, while ``memory_observer`` is set too: blocks handed out
+  and returned, scratch reservations, blocks fresh from the allocator
+  (``observer.memory``);
 * waits of the host for device work (``observer.waited``) and the host
   fallback of a kernel a device lacks (``observer.fell_back``).
 
@@ -28,11 +29,14 @@ import time
 
 from . import _state
 
-__all__ = ["observer", "install", "remove", "waited"]
+__all__ = ["observer", "memory_observer", "install", "remove", "queue_work", "waited",
+           "watch_memory"]
 
 # The observer recording now (asnumpy.profiler's), or None.  One at a time: a
 # second profile() started while one records shares it (the profiler nests sessions).
 observer = None
+# The same observer while it also records memory (the pool's blocks), else None.
+memory_observer = None
 _lock = threading.Lock()
 
 
@@ -48,12 +52,19 @@ def install(new) -> None:
 
 def remove(old) -> None:
     """Stop reporting to ``old`` (the installed observer)."""
-    global observer
+    global observer, memory_observer
     with _lock:
         if observer is not old:
             raise RuntimeError("asnumpy.profiler: that observer is not the one installed")
-        observer = None
+        observer = memory_observer = None
         _state.lean_gate_raised(-1)
+
+
+def watch_memory(enabled: bool) -> None:
+    """Report the memory pools' blocks to the installed observer too (or stop)."""
+    global memory_observer
+    with _lock:
+        memory_observer = observer if enabled else None
 
 
 def waited(what: str, device, stream, started: float) -> None:
@@ -61,3 +72,21 @@ def waited(what: str, device, stream, started: float) -> None:
     current = observer
     if current is not None:
         current.waited(what, device, stream, started, time.perf_counter())
+
+
+def queue_work(stream, name, kind, work, *args, detail=None, reads=None, writes=None):
+    """Queue ``work(*args)`` on ``stream``: the seam where a profiler sees work queued.
+
+    ``name`` and ``kind`` ("kernel", "user kernel", "fused", "htod", "dtoh",
+    "dtod") describe it to the observer (runtime/observer.py); the arrays it
+    writes are those in ``args[0]`` and it reads those in the rest, unless
+    ``writes``/``reads`` say otherwise.  Without an observer this is
+    ``stream.launch(work, *args)``.
+    """
+    current = observer
+    if current is None:
+        stream.launch(work, *args)
+    else:
+        current.launched(name, kind, stream, work, args, detail=detail, reads=reads,
+                          writes=writes)
+

@@ -33,7 +33,7 @@ import threading
 import time
 import weakref
 
-from . import _fork
+from . import _fork, observer as _observer
 from ._state import stream_block_entered, stream_block_left, thread_state
 from .device import Device as _Device
 
@@ -221,7 +221,15 @@ class Stream:
 
     def synchronize(self) -> None:
         """Wait for all work on this stream; raise the first error it raised."""
-        self._worker.wait()
+        worker = self._worker
+        if _observer.observer is None or not worker.pending:
+            worker.wait()
+            return
+        started = time.perf_counter()
+        try:
+            worker.wait()
+        finally:
+            _observer.waited("Stream.synchronize", self.device, self, started)
 
     def query(self) -> bool:
         """True when all work launched on this stream has finished."""
@@ -261,7 +269,7 @@ class Stream:
         signal = event._signal
         if signal is not None and not signal.is_set():
             event._check_not_inherited("Stream.wait_event")
-            self.launch(signal.wait)
+            _observer.queue_work(self, "wait_event", "wait", signal.wait)
 
     def __enter__(self):
         thread_state().streams.setdefault(self.device.name, []).append(self)
@@ -342,7 +350,14 @@ class Event:
         signal = self._signal
         if signal is not None and not signal.is_set():
             self._check_not_inherited("Event.synchronize")
-            signal.wait()
+            if _observer.observer is None:
+                signal.wait()
+                return
+            started = time.perf_counter()
+            try:
+                signal.wait()
+            finally:
+                _observer.waited("Event.synchronize", None, None, started)
 
     def _check_not_inherited(self, caller: str) -> None:
         """Raise if this pending event was recorded before a fork: it never completes here.

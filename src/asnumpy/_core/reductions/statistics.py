@@ -14,7 +14,8 @@ import functools
 
 import numpy as np
 
-from ...runtime._state import open_stream_blocks
+from ...runtime import observer as _observer
+from ...runtime._state import lean_gate, open_stream_blocks
 from .._launch import empty, launch
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
@@ -134,8 +135,18 @@ def _mean_now(arr, dtype, keepdims):
     if type(arr) is not ndarray:          # a value traced by asnumpy.fuse
         return None
     loops = arr._device.numpy_loops
-    if loops is None or open_stream_blocks[0] or arr.size == 0:
+    if loops is None or arr.size == 0:
         return None
+    if lean_gate[0]:      # a stream block open somewhere, or a profiler observing it
+        observer = _observer.observer
+        if observer is None or open_stream_blocks[0]:
+            return None
+        return observer.called("mean", "lane", _mean_at_once, (arr, loops, dtype, keepdims))
+    return _mean_at_once(arr, loops, dtype, keepdims)
+
+
+def _mean_at_once(arr, loops, dtype, keepdims):
+    """:func:`_mean_now`'s NumPy calls, on this thread (None: the launch path)."""
     if dtype is None:
         computed = _F8 if arr.dtype.kind in "biu" else _F4 if arr.dtype == _F2 else arr.dtype
     elif np.dtype(dtype).kind in "fc":

@@ -18,6 +18,7 @@ hands a plan to the user for loops that call one op many times.
 from __future__ import annotations
 
 import copy
+import time
 import inspect
 import warnings
 
@@ -25,7 +26,8 @@ import numpy as np
 
 from ..._dtypes import SUPPORTED_DTYPES, is_supported
 from ...runtime.device import get_device
-from ...runtime._state import open_stream_blocks
+from ...runtime import observer as _observer
+from ...runtime._state import lean_gate
 from ...runtime.stream import get_current_stream
 from .._launch import check_same_device, errstate_wrapped, resolve_stream
 from .. import _layout
@@ -414,14 +416,17 @@ class Plan:
     def _run(self, inputs, outs, where, stream=None):
         """Allocate missing outputs and launch the kernel (the cheap phase)."""
         device = self.device
+        observer = _observer.observer            # a profiler's (runtime/observer.py), or None
         if stream is None:
-            # (no ``with stream:`` block open on any thread: the default stream)
-            stream = get_current_stream(device) if open_stream_blocks[0] else device.default_stream
+            # (no ``with stream:`` block open on any thread, no observer: the default stream)
+            stream = get_current_stream(device) if lean_gate[0] else device.default_stream
         else:
             stream = resolve_stream(device, stream, self.ufunc.__name__)
             if stream.device is not device:
                 raise ValueError(f"asnumpy.{self.ufunc.__name__}: the stream is on "
                                  f"{stream.device}, the plan on {device}")
+        if observer is not None:
+            started = time.perf_counter()     # the call's host time includes its outputs'
         if self._has_scalars:
             inputs = _convert_scalars(self, inputs)
         prepared = self._prepared
@@ -429,7 +434,8 @@ class Plan:
             outs = None                  # the one output not given
         if outs is None:
             if self._adopts and prepared is not None and stream.is_default:
-                native = prepared.compute(inputs)
+                native = (prepared.compute(inputs) if observer is None else observer.called(
+                    self.ufunc.__name__, "ufunc", prepared.compute, (inputs,), started, device))
                 if native is not None:
                     return ndarray._adopt_native(native, device)
             single = self._single
@@ -450,7 +456,11 @@ class Plan:
             if (not self._has_scalars and where is None and not self._compare_ints
                     and self._single is not None):
                 self._lean = _lean_call(self, prepared)
-        if stream.is_default:
+        if observer is not None:
+            observer.launched(self.ufunc.__name__, "ufunc", stream, prepared.launch if
+                              stream.is_default else errstate_wrapped(prepared.launch),
+                              (outs, inputs, where), started=started)
+        elif stream.is_default:
             prepared.launch(outs, inputs, where)
         else:
             stream.launch(errstate_wrapped(prepared.launch), outs, inputs, where)
@@ -491,7 +501,7 @@ def _lean_call(plan, prepared):
     adopt = ndarray._adopt_native
 
     def lean(args, out):
-        if open_stream_blocks[0] or not matches(args):
+        if lean_gate[0] or not matches(args):      # (an observer: Plan._run records it)
             return None
         if out is None:
             if compute is None:

@@ -26,10 +26,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
+import time
 import traceback
 import weakref
 
+from ...runtime import observer as _observer
 from ...runtime.device import Device
+from ...runtime.observer import queue_work
 from ...runtime.stream import DefaultStream, Stream
 
 __all__ = ["CudaDefaultStream", "CudaStream", "NativeLane", "StreamOrderedReuse", "across_devices",
@@ -153,7 +156,12 @@ class _NativeSignal:
 
     def wait(self):
         self.driver.make_current(self.index)
+        if _observer.observer is None:
+            self.driver.event_sync(self.native)
+            return
+        started = time.perf_counter()
         self.driver.event_sync(self.native)
+        _observer.waited("Event.synchronize", None, None, started)
 
     def is_set(self) -> bool:
         self.driver.make_current(self.index)
@@ -210,10 +218,12 @@ class _NativeStreamMixin:
 
     def synchronize(self) -> None:
         lane = self._lane
+        started = time.perf_counter()
         if lane.native is not None:
             self._driver().sync(lane.native)
         else:
             _NativeSignal(lane.driver, lane.index, lane.final_event).wait()
+        _observer.waited("Stream.synchronize", self.device, self, started)
         errors, lane.errors = lane.errors, []
         if errors:
             if len(errors) > 1:
@@ -233,7 +243,8 @@ class _NativeStreamMixin:
     def wait_event(self, event) -> None:
         signal = event._signal
         if isinstance(signal, _NativeSignal):
-            self._driver().wait(self._native_or_closed(), signal.native)
+            queue_work(self, "wait_event", "wait", lambda: self._driver().wait(
+                self._native_or_closed(), signal.native))
         elif signal is not None and not signal.is_set():
             # an event of another back end (a cpu stream's): the GPU stream waits for it
             # in a host function, the host does not

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..._core import _launch
 from ...ops.cxx.types import by_value
+from ...runtime.observer import queue_work
 from ...runtime.stream import get_current_stream
 from . import _render
 
@@ -112,4 +113,21 @@ def _launch_kernel(schedule, device, arrays, partials, scalars):
         # the arrays stay referenced until the kernel is done (a user stream runs it later)
         return arrays, partials
 
-    get_current_stream(device).launch(run)
+    written = [a for a, op in zip(arrays, schedule.operands) if op.role != "in"]
+    queue_work(get_current_stream(device), schedule.name, "fused", run,
+               detail=fused_ops(schedule), writes=written,
+               reads=[a for a, op in zip(arrays, schedule.operands) if op.role == "in"])
+
+
+def fused_ops(schedule) -> tuple:
+    """The NumPy operations the kernel of ``schedule`` fuses, in graph order (``add``,
+    ``add.reduce``, ``cast``): what a profiler lists for it."""
+    ops = []
+    for node in schedule.nodes:
+        if node.kind == "ufunc":
+            ops.append(node.attrs[0])
+        elif node.kind == "reduce":
+            ops.append(f"{node.attrs[0]}.reduce")
+        elif node.kind not in ("input", "scalar"):
+            ops.append(node.kind)
+    return tuple(ops)
