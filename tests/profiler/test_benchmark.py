@@ -150,6 +150,16 @@ def test_two_devices_with_cuda(request):
     assert "    cpu:0:" in repr(result) and "    cuda:0:" in repr(result)
 
 
+def test_a_cuda_user_stream_is_waited_for(request):
+    cuda = request.getfixturevalue("cuda")
+    a = ap.arange(256, dtype=ap.float32, device=cuda)
+    with cuda, ap.Stream(cuda) as stream:
+        result = benchmark(ap.sin, (a,), n_repeat=4, n_warmup=1)
+        assert stream.query()             # the end events waited for: nothing pending
+    assert result.devices == (cuda,) and result.device_times.shape == (1, 4)
+    assert np.all(result.device_times >= 0)
+
+
 def test_numpy_callables_are_timed_too():
     x = np.arange(10.0)
     result = benchmark(np.add, (x, x), n_repeat=3, n_warmup=0)

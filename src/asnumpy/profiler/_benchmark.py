@@ -162,9 +162,9 @@ def benchmark(func, args=(), kwargs=None, *, n_repeat=10000, name=None, n_warmup
     """Time repeated calls of ``func(*args, **kwargs)`` on the host and on devices.
 
     ``func`` is called ``n_warmup`` times untimed, then up to ``n_repeat``
-    times timed.  For each timed repeat, in this order (``cupyx.profiler.
-    benchmark``'s): an :class:`asnumpy.Event` is recorded on the current
-    stream of every device timed, the host's clock is read, ``func`` runs,
+    times timed.  For each timed repeat, in this order (that of
+    ``cupyx.profiler.benchmark``): an :class:`asnumpy.Event` is recorded on
+    the current stream of every device timed, the host's clock is read, ``func`` runs,
     the host's clock is read again, an end event is recorded on each of
     those streams, and the host waits for the end events.  The host time is
     the difference of the clock readings; a device's time is
