@@ -47,6 +47,31 @@ def machine_slug(device) -> str:
     return f"{str(device).split(':')[0]}-{cores}core"
 
 
+def host_times(function, repeats, warmup=0):
+    """Seconds of each of ``repeats`` timed calls of ``function``, after ``warmup`` untimed.
+
+    :func:`asnumpy.profiler.benchmark` with no device timed (``devices=()``):
+    the host's time only, as these benchmarks have always measured it --
+    recording device events would add a wait for the device to each repeat.
+    Imported here, not at the top: ``call_path.py``'s workers import this
+    module from older source trees, which have no ``asnumpy.profiler``.
+    """
+    from asnumpy.profiler._benchmark import benchmark
+
+    return benchmark(function, n_repeat=repeats, n_warmup=warmup, devices=()).host_times
+
+
+def back_to_back(function, number):
+    """One call that makes ``number`` back-to-back calls of ``function``."""
+    if number == 1:
+        return function
+
+    def calls():
+        for _ in range(number):
+            function()
+    return calls
+
+
 def alternating_medians(functions, repeats, number=1, setups=None):
     """Median seconds per call of each function, their repetitions interleaved.
 
@@ -59,35 +84,43 @@ def alternating_medians(functions, repeats, number=1, setups=None):
     for setup, function in zip(setups, functions):
         setup()
         function()                                # warm-up, untimed
+    batches = [back_to_back(function, number) for function in functions]
     times = [[] for _ in functions]
+    # One benchmark() per repetition of each function, round by round: benchmark() alone
+    # runs all the repeats of one function before the next's, and the point here is that
+    # the functions take turns (no one of them finds the caches the way it left them).
     for _ in range(repeats):
-        for setup, function, record in zip(setups, functions, times):
+        for setup, batch, record in zip(setups, batches, times):
             setup()
-            start = time.perf_counter()
-            for _ in range(number):
-                function()
-            record.append((time.perf_counter() - start) / number)
+            record.append(host_times(batch, 1)[0] / number)
     return [statistics.median(record) for record in times]
+
+
+def per_call_times(call, calls, repeats):
+    """Seconds per call of each of ``repeats`` runs of ``calls`` back-to-back calls.
+
+    Its own loop, not :func:`host_times`: ``call_path.py --compare`` times
+    older source trees with it (no ``asnumpy.profiler`` there), and every
+    tree must be timed by the very same code.
+    """
+    times = np.empty(repeats)
+    for repeat in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        times[repeat] = (time.perf_counter() - start) / calls
+    return times
 
 
 def per_call_us(call, calls, repeats):
     """Median microseconds per call over ``repeats`` runs of ``calls`` back-to-back calls."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            call()
-        times.append((time.perf_counter() - start) / calls)
-    return statistics.median(times) * 1e6
+    return statistics.median(per_call_times(call, calls, repeats).tolist()) * 1e6
 
 
 def calls_per_sample(function, quick=False, limit=100_000):
     """How many back-to-back calls of ``function`` take about 2 ms (0.2 ms when ``quick``)."""
     target_seconds = 2e-4 if quick else 2e-3
-    function()
-    start = time.perf_counter()
-    function()
-    once = time.perf_counter() - start
+    once = host_times(function, 1, warmup=1)[0]
     return max(1, min(limit, int(target_seconds / max(once, 1e-7))))
 
 
@@ -123,16 +156,19 @@ def copy_bandwidth(nbytes=512 << 20, threads=2, repeats=7):
     target = np.empty_like(source)
     bounds = [len(source) * i // threads for i in range(threads + 1)]
     pieces = [(target[lo:hi], source[lo:hi]) for lo, hi in itertools.pairwise(bounds)]
-    best = float("inf")
-    for _ in range(repeats + 1):                  # the first run faults the pages in
-        workers = [threading.Thread(target=np.copyto, args=piece) for piece in pieces]
-        start = time.perf_counter()
+    # a thread starts once: each run's threads are made beforehand, outside the timing
+    runs = iter([[threading.Thread(target=np.copyto, args=piece) for piece in pieces]
+                 for _ in range(repeats + 1)])
+
+    def run():
+        workers = next(runs)
         for worker in workers:
             worker.start()
         for worker in workers:
             worker.join()
-        best = min(best, time.perf_counter() - start)
-    return 2 * source.nbytes / best
+
+    # the warm-up run faults the pages in
+    return 2 * source.nbytes / host_times(run, repeats, warmup=1).min()
 
 
 def back_to_back_medians(functions, repeats):
@@ -141,16 +177,8 @@ def back_to_back_medians(functions, repeats):
     Back to back, data that fits in the last-level cache partly stays there;
     alternating (above) is the colder, fairer figure.  Both are printed.
     """
-    medians = []
-    for function in functions:
-        function()
-        record = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            function()
-            record.append(time.perf_counter() - start)
-        medians.append(statistics.median(record))
-    return medians
+    return [statistics.median(host_times(function, repeats, warmup=1).tolist())
+            for function in functions]
 
 
 class Transcript:

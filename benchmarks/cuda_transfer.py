@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 
@@ -57,15 +55,12 @@ def cuda_device(emulated: bool):
 
 def timed(function, device, repeats) -> float:
     """Median seconds of ``function()`` followed by a device synchronize."""
-    function()
-    device.synchronize()
-    record = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+    from _timing import back_to_back_medians
+
+    def synchronized():
         function()
         device.synchronize()
-        record.append(time.perf_counter() - start)
-    return statistics.median(record)
+    return back_to_back_medians([synchronized], repeats)[0]
 
 
 def main(argv=None):

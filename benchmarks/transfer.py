@@ -22,10 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
-import time
 
 import numpy as np
+from _timing import back_to_back_medians
 
 import asnumpy as ap
 
@@ -33,13 +32,8 @@ MB = 1 << 20
 
 
 def _median_seconds(function, repeats):
-    function()                                   # warm-up, untimed
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    """Median seconds of ``function()``, after one untimed warm-up."""
+    return back_to_back_medians([function], repeats)[0]
 
 
 def _repeats_for(nbytes):

@@ -22,10 +22,11 @@ Usage: ``python benchmarks/ufuncs.py [--device cpu:0] [--quick]``.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-from _timing import alternating_medians, back_to_back_medians, machine_line, optional
+from _timing import (
+    alternating_medians, back_to_back_medians, machine_line, optional, per_call_times,
+)
 
 import asnumpy as ap
 
@@ -112,13 +113,7 @@ def overhead_table(device):
     number = 20000
 
     def per_call(function):
-        best = float("inf")
-        for _ in range(7):
-            start = time.perf_counter()
-            for _ in range(number):
-                function()
-            best = min(best, (time.perf_counter() - start) / number)
-        return best * 1e6
+        return per_call_times(function, number, 7).min() * 1e6
 
     rows = [
         ("numpy.add(x, y)", per_call(lambda: np.add(*hosts))),

@@ -1,0 +1,1 @@
+"""asnumpy.profiler (lead writes this)."""
