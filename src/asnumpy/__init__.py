@@ -58,8 +58,8 @@ _LAZY_NAMES = {     # module -> the names it provides here
         "corrcoef", "correlate", "convolve"),
 }
 _LAZY = _LazyExports(__name__, globals(), names=_LAZY_NAMES,
-                     submodules=("emath", "fft", "lib", "linalg", "polynomial", "random",
-                                 "typing"))
+                     submodules=("emath", "fft", "lib", "linalg", "polynomial", "profiler",
+                                 "random", "typing"))
 # asnumpy.typing: the type aliases of asnumpy's annotations and stubs (imports numpy.typing)
 __all__ += ["typing"]
 # ... and the ndarray members those parts define, placeholders until first use: the first

@@ -192,6 +192,12 @@ class Result:
                            e[6] - e[5], _site_text(e[7]))
                 for e in self.events if e[0] == WAIT]
 
+    def fallbacks(self) -> list:
+        """``(kernel, device kind, thread, start, time)`` of each host fallback run."""
+        t0 = self.opened_at
+        return [(e[1], e[2], e[3], e[4] - t0, e[5] - e[4])
+                for e in self.events if e[0] == FALLBACK]
+
     def records(self) -> list:
         """Every op, in the order they were launched: :class:`OpRecord` s."""
         if self._records is None:
