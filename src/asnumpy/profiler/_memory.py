@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._recorder import MEM
-from ._records import _bytes, _time
+from ._units import bytes_text, time_text
 
 __all__ = ["Allocation", "MemoryEvent", "MemoryTimeline"]
 
@@ -125,9 +125,9 @@ class MemoryTimeline:
             return "memory: no pool block was handed out or returned"
         made = sum(1 for a in self.allocations)
         freed = made - len(self.live())
-        peaks = ", ".join(f"{device} {_bytes(self.peak(device)[0])}"
+        peaks = ", ".join(f"{device} {bytes_text(self.peak(device)[0])}"
                           for device in self.devices())
-        return (f"memory: {made} allocations ({_bytes(sum(a.bytes for a in self.allocations))}"
+        return (f"memory: {made} allocations ({bytes_text(sum(a.bytes for a in self.allocations))}"
                 f"), {freed} freed, {made - freed} live at the end; peak used {peaks}")
 
     def summary(self, top: int = 5) -> str:
@@ -135,9 +135,9 @@ class MemoryTimeline:
         lines = [self.summary_line()]
         for device in self.devices():
             peak, when = self.peak(device)
-            lines.append(f"{device}: peak {_bytes(peak)} used at {_time(when)}; held by:")
+            lines.append(f"{device}: peak {bytes_text(peak)} used at {time_text(when)}; held by:")
             for a in self.held_at_peak(device)[:top]:
-                lines.append(f"  {_bytes(a.bytes):>10}  {a.op or '-'}  {a.call_site or '-'}")
+                lines.append(f"  {bytes_text(a.bytes):>10}  {a.op or '-'}  {a.call_site or '-'}")
         return "\n".join(lines)
 
     def __repr__(self):

@@ -21,6 +21,7 @@ import math
 from typing import NamedTuple
 
 from ._recorder import FALLBACK, MEM, OP, RANGE, WAIT, device_interval
+from ._units import bytes_text, time_text
 
 __all__ = ["OpRecord", "OpSummary", "RangeRecord", "WaitRecord", "Result", "GROUPINGS",
            "SORT_KEYS"]
@@ -341,24 +342,6 @@ _SORTERS = {
 }
 
 
-def _time(seconds: float) -> str:
-    """Seconds as a short figure with its unit (ns, us, ms, s)."""
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
-        if seconds >= scale:
-            return f"{seconds / scale:.3g} {unit}" if seconds < 1000 * scale else \
-                f"{seconds / scale:.0f} {unit}"
-    return f"{seconds * 1e9:.3g} ns"
-
-
-def _bytes(count: int) -> str:
-    value = float(count)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if value < 1024 or unit == "GiB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
-
-
 def _format_table(result, rows, shown, group_by, peaks) -> str:
     header = ["op", "device", "stream"]
     header += {"shape": ["dtypes", "shapes"], "site": ["call site"], "range": ["range"]}.get(
@@ -376,9 +359,9 @@ def _format_table(result, rows, shown, group_by, peaks) -> str:
             cells += [row.range or "-"]
         moved = row.bytes_read + row.bytes_written
         peak = peaks.get(row.device)
-        cells += [str(row.calls), _time(row.host_total), _time(row.host_mean),
-                  _time(row.device_total), _time(row.device_mean), _bytes(row.bytes_read),
-                  _bytes(row.bytes_written), f"{row.gbps:.2f}" if moved else "-",
+        cells += [str(row.calls), time_text(row.host_total), time_text(row.host_mean),
+                  time_text(row.device_total), time_text(row.device_mean), bytes_text(row.bytes_read),
+                  bytes_text(row.bytes_written), f"{row.gbps:.2f}" if moved else "-",
                   f"{row.gbps * 1e9 / peak:.0%}" if moved and peak else "-",
                   ",".join(sorted(row.flags)) or "-"]
         lines.append(cells)
@@ -393,7 +376,7 @@ def _format_table(result, rows, shown, group_by, peaks) -> str:
     ops = result.records()
     total_host = sum(r.host_time for r in ops)
     out = [f"asnumpy profile: {len(ops)} ops in {len(rows)} groups over "
-           f"{_time(result.duration)} (ops' host time {_time(total_host)})"]
+           f"{time_text(result.duration)} (ops' host time {time_text(total_host)})"]
     if peaks:
         out.append("copy bandwidth measured: " + ", ".join(
             f"{device} {peak / 1e9:.1f} GB/s" for device, peak in peaks.items()))
@@ -404,7 +387,7 @@ def _format_table(result, rows, shown, group_by, peaks) -> str:
     waits = result.waits()
     if waits:
         out.append(f"host waited for device work {len(waits)} times, "
-                   f"{_time(sum(w.time for w in waits))} in all")
+                   f"{time_text(sum(w.time for w in waits))} in all")
     if result.recorded_memory:
         out.append(result.memory.summary_line())
     return "\n".join(out)
