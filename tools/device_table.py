@@ -269,7 +269,7 @@ def states() -> list[tuple[str, str, str, str]]:
     import asnumpy as ap
     from asnumpy.runtime import backend_loader
 
-    from asnumpy.runtime._state import open_stream_blocks
+    from asnumpy.runtime._state import lean_gate, open_stream_blocks
 
     cpu, cuda = ap.Device("cpu:0"), ap.Device("cuda:0")
     recorders = {cpu: _Recorder(cpu.backend), cuda: _Recorder(cuda.backend)}
@@ -281,6 +281,7 @@ def states() -> list[tuple[str, str, str, str]]:
         # the fast lanes (small cpu calls answered by NumPy directly, without a kernel) stay
         # closed while a ``with stream:`` block is counted open: the kernels show
         open_stream_blocks[0] += 1
+        lean_gate[0] += 1
         import numpy as np
 
         host = np.arange(6.0).reshape(2, 3)           # files for the readers to read
@@ -303,6 +304,7 @@ def states() -> list[tuple[str, str, str, str]]:
                 rows.append((qualified, *row, "cpu kernel" if npu_built else "not available"))
         finally:
             open_stream_blocks[0] -= 1
+            lean_gate[0] -= 1
             os.chdir(cwd)
     return rows
 
