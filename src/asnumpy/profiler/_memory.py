@@ -57,7 +57,7 @@ class MemoryTimeline:
         self.result = result
         t0 = result.opened_at
         attribute = _attributor(result.records(), t0)
-        used = {device.name: count for device, count in result.baseline.items()}
+        used = {str(device): count for device, count in result.baseline.items()}
         open_blocks: dict = {}                      # block id -> index in allocations
         fresh: dict = {}                            # thread -> size of its last driver block
         self.events: list[MemoryEvent] = []
@@ -101,7 +101,7 @@ class MemoryTimeline:
         """``(bytes, time)``: the most the pool of ``device`` had in use, and when."""
         times, used, _ = self.series(device)
         if not len(used):
-            baseline = {d.name: n for d, n in self.result.baseline.items()}.get(str(device), 0)
+            baseline = {str(d): n for d, n in self.result.baseline.items()}.get(str(device), 0)
             return baseline, 0.0
         index = int(np.argmax(used))
         return int(used[index]), float(times[index])

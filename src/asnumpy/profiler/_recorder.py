@@ -21,7 +21,7 @@ the stream's worker fills when it runs the work (a cpu user stream); or
 with ``what`` one of alloc, free, reserve, release, driver (a block fresh
 from the device's allocator).
 
-Devices are their names.
+Devices are their names (a pool's: ``str(pool.device)``, "host" for the host pool).
 
 ``WAIT``: (WAIT, what, device, stream label, thread, start, end, call site).
 ``FALLBACK``: (FALLBACK, kernel name, device kind, thread, start, end).
@@ -235,7 +235,7 @@ class Recorder:
     def memory(self, what, pool, block, size):
         """A block (or reservation) of ``pool`` handed out, returned, or fresh from the driver
         (its call site is that of the op it is attributed to: see _memory.py)."""
-        self.events.append((MEM, what, pool.device.name, _thread(), _now(), size,
+        self.events.append((MEM, what, str(pool.device), _thread(), _now(), size,
                             None if block is None else id(block), pool._free_bytes))
 
     def waited(self, what, device, stream, started, ended):
