@@ -70,12 +70,12 @@ SUBMODULES = {
     "asnumpy.emath": "emath", "asnumpy.lib": "lib", "asnumpy.lib.stride_tricks": "lib",
     "asnumpy.testing": "testing", "asnumpy.extension": "extension",
     "asnumpy.extension.fusion": "extension", "asnumpy.runtime": "runtime",
-    "asnumpy.dask": "interop", "asnumpy.typing": "typing",
+    "asnumpy.dask": "interop", "asnumpy.typing": "typing", "asnumpy.profiler": "profiler",
 }
 SUBMODULE_TITLES = {
     "linalg": "asnumpy.linalg", "fft": "asnumpy.fft", "random": "asnumpy.random",
     "polynomial": "asnumpy.polynomial", "emath": "asnumpy.emath", "lib": "asnumpy.lib",
-    "testing": "asnumpy.testing", "typing": "asnumpy.typing",
+    "testing": "asnumpy.testing", "typing": "asnumpy.typing", "profiler": "asnumpy.profiler",
 }
 # ndarray's dunder members that are protocols users meet (the rest are operators)
 NDARRAY_PROTOCOLS = (

@@ -47,7 +47,7 @@ PARTIAL: list[str] = []
 # numpy.float128 & co., which exist on some platforms only (asnumpy._extended_types)
 EXTENDED_TYPES = ("float96", "float128", "complex192", "complex256")
 # public modules mypy reads as they are (annotated source, no stub)
-TYPED_SOURCE = ["asnumpy.typing"]
+TYPED_SOURCE = ["asnumpy.typing", "asnumpy.profiler"]
 
 # -- parameter types, by parameter name
 _ARRAY = "ArrayLike"
