@@ -38,6 +38,7 @@ import weakref
 
 import numpy as np
 
+from .._core.ndarray import ndarray as _ndarray
 from ..runtime.stream import Event
 
 __all__ = ["OP", "MEM", "WAIT", "FALLBACK", "RANGE", "Recorder", "call_site"]
@@ -53,19 +54,20 @@ _NUMPY_DIR = os.path.dirname(os.path.abspath(np.__file__)) + os.sep
 _internal: dict[str, bool] = {}       # file name -> whether it is asnumpy's or NumPy's own
 
 
+def _is_internal(filename: str) -> bool:
+    """Whether code of ``filename`` is asnumpy's or NumPy's (not a call site to show)."""
+    inside = _internal.get(filename)
+    if inside is None:
+        inside = _internal[filename] = (filename.startswith((_ASNUMPY_DIR, _NUMPY_DIR))
+                                        or filename.startswith("<frozen "))
+    return inside
+
+
 def _outside_frame(frame):
     """The innermost frame from ``frame`` out whose code is not asnumpy's or NumPy's."""
-    internal = _internal
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        inside = internal.get(filename)
-        if inside is None:
-            inside = internal[filename] = (filename.startswith((_ASNUMPY_DIR, _NUMPY_DIR))
-                                           or filename.startswith("<frozen "))
-        if not inside:
-            return frame
+    while frame is not None and _is_internal(frame.f_code.co_filename):
         frame = frame.f_back
-    return None
+    return frame
 
 
 def call_site(depth: int = 1):
@@ -81,18 +83,27 @@ def _arrays(values, skip, flat, codes) -> list:
     of tuples and lists looked into), ``skip`` left out; NumPy's arrays count (the host
     sides of copies).  ``codes``: dtype -> its number (see :meth:`Recorder.code`)."""
     for value in values:
-        dtype = getattr(value, "_dtype", None)
-        if dtype is not None:
-            if value is not skip:
-                flat += (codes.get(dtype) or _new_code(codes, dtype), value._shape)
-            continue
         kind = type(value)
-        if kind is tuple or kind is list:
+        if kind is _ndarray:
+            if value is not skip:
+                dtype = value._dtype
+                flat += (codes.get(dtype) or _new_code(codes, dtype), value._shape)
+        elif kind in _PLAIN:
+            continue
+        elif kind is tuple or kind is list:
             _arrays(value, skip, flat, codes)
         elif kind is np.ndarray:
             dtype = value.dtype
             flat += (codes.get(dtype) or _new_code(codes, dtype), value.shape)
+        elif value is not skip:
+            dtype = getattr(value, "_dtype", None)          # an ndarray subclass (memmap)
+            if dtype is not None:
+                flat += (codes.get(dtype) or _new_code(codes, dtype), value._shape)
     return flat
+
+
+# what operands often are besides arrays: nothing to record
+_PLAIN = frozenset({int, float, complex, bool, str, type(None), dict, slice})
 
 
 def _new_code(codes, dtype) -> int:
@@ -130,6 +141,8 @@ class Recorder:
         # at its first collection, so a long recording does not slow every later one.
         self._codes: dict = {}           # dtype -> its number in signatures
         self._sites: dict = {}           # (id(code), instruction) -> (code, (file, line, function))
+        self._hops: dict = {}            # id(a seam caller's code) -> frames out to the user's
+        self._codes_seen: list = []
 
     # -- labels -----------------------------------------------------------
 
@@ -165,13 +178,30 @@ class Recorder:
 
     def site(self):
         """The call site (:func:`call_site`), one shared tuple per code line."""
-        # every seam's report is at least four frames below its caller's code (this
-        # method, the observer's, the seam's, the function around the seam): frames
-        # skipped need not be made into objects
+        # Every seam's report is at least four frames below its caller's code (this
+        # method, the observer's, the seam's, the function around it), so those are
+        # skipped unmade.  Each frame made into an object costs, and a seam's caller
+        # is often deep in asnumpy: how many more frames out the user's code was from
+        # that caller last time is remembered, and tried first.
         try:
-            frame = _outside_frame(sys._getframe(4))
+            frame = sys._getframe(4)
         except ValueError:                    # a shallower stack (a seam called directly)
             frame = _outside_frame(sys._getframe(1))
+        else:
+            start = frame.f_code
+            hops = self._hops.get(id(start))       # (see _sites on keying by id)
+            if hops:
+                try:
+                    guess = sys._getframe(4 + hops)
+                except ValueError:
+                    guess = None
+                if (guess is not None and not _is_internal(guess.f_code.co_filename)
+                        and _is_internal(sys._getframe(3 + hops).f_code.co_filename)):
+                    frame = guess
+                else:
+                    frame = self._walk(start, frame)
+            else:
+                frame = self._walk(start, frame)
         if frame is None:
             return None
         code = frame.f_code
@@ -182,6 +212,16 @@ class Recorder:
         if found is None:
             found = self._sites[key] = (code, (code.co_filename, frame.f_lineno, code.co_name))
         return found[1]
+
+    def _walk(self, start, frame):
+        """The first frame out from ``frame`` outside asnumpy; remembers how far it was."""
+        hops = 0
+        while frame is not None and _is_internal(frame.f_code.co_filename):
+            frame = frame.f_back
+            hops += 1
+        self._hops[id(start)] = hops
+        self._codes_seen.append(start)        # (its id stays its own while recorded)
+        return frame
 
     # -- the observer protocol ------------------------------------------------
 
