@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtypes
 from ..runtime.device import Device, get_device
 from ..runtime.memory import Buffer
+from ..runtime.observer import queue_work
 from ..runtime.stream import Event
 # the copies themselves, below ndarray.py (which uses them too); re-exported here
 from ._host_device_copies import (  # noqa: F401
@@ -243,7 +244,7 @@ def _queue_to_host(array: ndarray, out: np.ndarray, stream) -> TransferHandle:
             handle._error = exc
             raise
 
-    stream.launch(copy)
+    queue_work(stream, "asnumpy", "dtoh", copy, reads=(array,), writes=(out,))
     handle._event.record(stream)
     return handle
 

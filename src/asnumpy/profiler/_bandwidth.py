@@ -26,21 +26,21 @@ _cache: dict[str, float] = {}
 _lock = threading.Lock()
 
 
+def _assign(dst, src) -> None:
+    # assignment, the device's plain copy (on cpu asnumpy.copyto takes a slower, general
+    # path, measured at a quarter of this rate)
+    dst[...] = src
+
+
 def _copy_rate(device: Device, nbytes: int) -> float:
     """Bytes moved per second by the best of a few copies of ``nbytes`` on ``device``."""
     from .._core.creation import zeros
 
     src = zeros(nbytes, dtype=np.uint8, device=device)
     dst = zeros(nbytes, dtype=np.uint8, device=device)
-
-    def copy():
-        # (assignment, the device's plain copy: on cpu asnumpy.copyto takes a slower,
-        # general path, measured at a quarter of this rate)
-        dst[...] = src
-
     # one warm-up copy faults the pages in; the best of the timed ones is kept
-    result = benchmark(copy, n_repeat=_REPEATS, n_warmup=1, devices=(device,),
-                       name="copy_bandwidth")
+    result = benchmark(_assign, (dst, src), n_repeat=_REPEATS, n_warmup=1,
+                       devices=(device,), name="copy_bandwidth")
     best = float(result.device_times[0].min())
     # a copy too short for the clock: its host time is the next best measure
     best = best if best > 0 else float(result.host_times.min())

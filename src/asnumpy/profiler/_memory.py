@@ -10,13 +10,12 @@ launched (a function allocates its outputs, then launches its kernel).
 
 from __future__ import annotations
 
-import bisect
-import collections
 from typing import NamedTuple
 
 import numpy as np
 
 from ._recorder import MEM
+from ._ownership import attribute_to_ops
 from ._units import bytes_text, time_text
 
 __all__ = ["Allocation", "MemoryEvent", "MemoryTimeline"]
@@ -56,21 +55,27 @@ class MemoryTimeline:
     def __init__(self, result):
         self.result = result
         t0 = result.opened_at
-        attribute = _attributor(result.records(), t0)
+        records = result.records()
+        mems = [e for e in result.events if e[0] == MEM]
+        # each allocation's op: see _ownership.attribute_to_ops (and the module docstring)
+        owners = iter(attribute_to_ops(
+            [(r.thread, r.host_start + t0, r.host_start + t0 + r.host_time, k)
+             for k, r in enumerate(records)],
+            [(e[3], e[4]) for e in mems if _TAKES.get(e[1], 0) > 0]))
         used = {str(device): count for device, count in result.baseline.items()}
         open_blocks: dict = {}                      # block id -> index in allocations
         fresh: dict = {}                            # thread -> size of its last driver block
         self.events: list[MemoryEvent] = []
         self.allocations: list[Allocation] = []
-        for event in result.events:
-            if event[0] != MEM:
-                continue
+        for event in mems:
             _, what, device, thread, at, size, block, cached = event
             if what == "driver":
                 fresh[thread] = size
                 continue
             used[device] = used.get(device, 0) + _TAKES[what] * size
-            op, site = attribute(thread, at) if _TAKES[what] > 0 else (None, None)
+            owner = next(owners) if _TAKES[what] > 0 else None
+            op, site = (None, None) if owner is None else (records[owner].name,
+                                                            records[owner].call_site)
             self.events.append(MemoryEvent(at - t0, device, what, size, used[device], cached,
                                            op, site))
             if _TAKES[what] > 0:
@@ -142,28 +147,3 @@ class MemoryTimeline:
 
     def __repr__(self):
         return f"<asnumpy.profiler.MemoryTimeline {len(self.events)} events>"
-
-
-def _attributor(records, t0):
-    """``op(thread, time)``: ``(name, call site)`` of the op that made an allocation (see the
-    module docstring), ``(None, None)`` for none."""
-    by_thread = collections.defaultdict(list)
-    for record in records:
-        by_thread[record.thread].append((record.host_start + t0,
-                                         record.host_start + t0 + record.host_time,
-                                         (record.name, record.call_site)))
-    starts = {}
-    for thread, ops in by_thread.items():
-        ops.sort()
-        starts[thread] = [start for start, _, _ in ops]
-
-    def op(thread, at):
-        ops = by_thread.get(thread)
-        if not ops:
-            return None, None
-        index = bisect.bisect_right(starts[thread], at)
-        if index and ops[index - 1][1] >= at:       # running then
-            return ops[index - 1][2]
-        return ops[index][2] if index < len(ops) else (None, None)
-
-    return op

@@ -255,8 +255,9 @@ class Recorder:
             event[_END] = _now()
             self.events.append(tuple(event))
 
-    def called(self, name, kind, fn, operands, started=None, device=None):
-        """``fn(*operands)`` run now on this thread; recorded unless it answers None."""
+    def called(self, name, kind, fn, operands, started=None, device=None, reads=None):
+        """``fn(*operands)`` run now on this thread; recorded unless it answers None (the
+        arrays it read are those among ``operands``, or ``reads``)."""
         start = _now() if started is None else started
         result = fn(*operands)
         end = _now()
@@ -270,7 +271,8 @@ class Recorder:
         event = [OP, name, kind, device.name, "default", _thread(), start, end, None,
                  self.site(), None, False, 1, codes.get(dtype) or _new_code(codes, dtype),
                  result.shape]
-        self.events.append(tuple(_arrays(operands, result, event, codes)))
+        self.events.append(tuple(_arrays(operands if reads is None else reads, result, event,
+                                         codes)))
         return result
 
     def memory(self, what, pool, block, size):

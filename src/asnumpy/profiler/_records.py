@@ -21,6 +21,7 @@ import math
 from typing import NamedTuple
 
 from ._recorder import FALLBACK, MEM, OP, RANGE, WAIT, device_interval
+from ._ownership import attribute_to_ops
 from ._units import bytes_text, time_text
 
 __all__ = ["OpRecord", "OpSummary", "RangeRecord", "WaitRecord", "Result", "GROUPINGS",
@@ -207,7 +208,8 @@ class Result:
 
     def _work_out(self) -> list:
         t0, dtypes = self.opened_at, self.dtypes
-        causes = {flag: _Intervals() for flag in ("fallback", "sync", "driver", "copy")}
+        causes = {flag: _Intervals() for flag in ("fallback", "sync", "copy")}
+        driver_blocks = []               # (thread, time) of blocks fresh from the allocator
         for event in self.events:
             tag = event[0]
             if tag == FALLBACK:
@@ -216,15 +218,20 @@ class Result:
             elif tag == WAIT:
                 causes["sync"].add(event[4], event[5])
             elif tag == MEM and event[1] == "driver":
-                causes["driver"].add(event[3], event[4])
+                driver_blocks.append((event[3], event[4]))
             elif tag == OP and event[2] in _TRANSFERS:
                 causes["copy"].add(event[5], event[6])
         for intervals in causes.values():
             intervals.sort()
         ranges = [(r.thread, r.start + t0, r.start + t0 + r.time, r.name, r.depth)
                   for r in self.ranges()]
+        # a function allocates its outputs before it launches its kernel: a fresh block
+        # flags the op running on its thread then, else the next one that thread launched
+        from_driver = set(attribute_to_ops(
+            [(e[5], e[6], e[7], i) for i, e in enumerate(self.events) if e[0] == OP],
+            driver_blocks))
         records = []
-        for event in self.events:
+        for index, event in enumerate(self.events):
             if event[0] != OP:
                 continue
             (_, name, kind, device, stream, thread, start, end, timing, site, detail,
@@ -238,6 +245,8 @@ class Result:
                          and intervals.within(interval[2], interval[0], interval[1]))}
             if kind in _TRANSFERS:
                 flags.add("copy")
+            if index in from_driver:
+                flags.add("driver")
             fused = tuple(str(op) for op in detail) if kind == "fused" else ()
             inside = [(depth, range_name) for r_thread, r_start, r_end, range_name, depth
                       in ranges if r_thread == thread and r_start <= start < r_end]
@@ -257,10 +266,10 @@ class Result:
 
     # -- the table -----------------------------------------------------------------
 
-    def key_averages(self, group_by: str = "op") -> list:
+    def key_averages(self, group_by: str = "op", func: str = "key_averages") -> list:
         """The records grouped: :class:`OpSummary` rows, in order of first appearance."""
         if group_by not in GROUPINGS:
-            raise ValueError(f"asnumpy.profiler.table: group_by must be one of "
+            raise ValueError(f"asnumpy.profiler.{func}: group_by must be one of "
                              f"{', '.join(map(repr, GROUPINGS))}, got {group_by!r}")
         extra = GROUPINGS[group_by]
         groups: dict = {}
@@ -290,10 +299,11 @@ class Result:
         if sort_by not in SORT_KEYS:
             raise ValueError(f"asnumpy.profiler.table: sort_by must be one of "
                              f"{', '.join(map(repr, SORT_KEYS))}, got {sort_by!r}")
-        if row_limit is not None and (not isinstance(row_limit, int) or row_limit < 1):
+        if row_limit is not None and (not isinstance(row_limit, int) or isinstance(row_limit, bool)
+                                      or row_limit < 1):
             raise ValueError(f"asnumpy.profiler.table: row_limit must be a positive integer, "
                              f"got {row_limit!r}")
-        rows = self.key_averages(group_by)
+        rows = self.key_averages(group_by, "table")
         rows.sort(key=_SORTERS[sort_by], reverse=sort_by != "name")
         shown = rows if row_limit is None else rows[:row_limit]
         peaks = {}

@@ -16,7 +16,7 @@ import time
 
 from ..runtime import observer as _observer
 from ..runtime.memory import _pools
-from ._recorder import Recorder
+from ._recorder import MEM, Recorder
 
 __all__ = ["profile", "schedule", "time_range", "ProfilerAction"]
 
@@ -169,6 +169,7 @@ class profile:
         self._action = ProfilerAction.NONE
         self._running = False
         self._result = None              # the last finished window's result (._records.Result)
+        self._decorated_lock = threading.Lock()
 
     # -- starting and stopping --------------------------------------------------
 
@@ -203,14 +204,16 @@ class profile:
         previous = self._action
         self._step += 1
         action = self._action = self._schedule(self._step)
-        if previous == ProfilerAction.RECORD_AND_SAVE or (
-                previous == ProfilerAction.RECORD and action in (ProfilerAction.NONE,
-                                                                ProfilerAction.WARMUP)):
-            self._close(save=True)
-        elif previous == ProfilerAction.WARMUP and action != ProfilerAction.WARMUP:
-            self._close(save=False)
-        if action != ProfilerAction.NONE and self._recorder is None:
-            self._open()         # (after a warm-up, closed unsaved: its events are gone)
+        try:
+            if previous == ProfilerAction.RECORD_AND_SAVE or (
+                    previous == ProfilerAction.RECORD and action in (ProfilerAction.NONE,
+                                                                    ProfilerAction.WARMUP)):
+                self._close(save=True)            # (on_trace_ready may raise: see finally)
+            elif previous == ProfilerAction.WARMUP and action != ProfilerAction.WARMUP:
+                self._close(save=False)
+        finally:
+            if action != ProfilerAction.NONE and self._recorder is None:
+                self._open()     # (after a warm-up, closed unsaved: its events are gone)
 
     def _open(self) -> None:
         self._recorder = _attach(self._memory)
@@ -222,7 +225,11 @@ class profile:
         from ._records import Result
 
         recorder, self._recorder = self._recorder, None
+        if recorder is None:
+            return
         events = recorder.events[self._window_start:]
+        if not self._memory:       # (a session recording memory may share the recorder)
+            events = [event for event in events if event[0] != MEM]
         closed_at = time.perf_counter()
         _detach(recorder, self._memory)
         if not save:
@@ -242,14 +249,25 @@ class profile:
             self.stop()
 
     def __call__(self, func):
-        """Profile each call of ``func`` (the decorated function's ``.profile`` is this)."""
+        """Profile each call of ``func`` (the decorated function's ``.profile`` is this).
+
+        A call made while this profile already records (the function calling
+        itself, or running on another thread meanwhile) is part of that recording.
+        """
         if not callable(func):
             raise TypeError(f"asnumpy.profiler.profile: cannot decorate {func!r}")
 
         @functools.wraps(func)
         def profiled(*args, **kwargs):
-            with self:
+            with self._decorated_lock:
+                outermost = not self._running
+                if outermost:
+                    self.start()
+            try:
                 return func(*args, **kwargs)
+            finally:
+                if outermost:
+                    self.stop()
 
         profiled.profile = self
         return profiled

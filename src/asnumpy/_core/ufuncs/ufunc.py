@@ -427,6 +427,7 @@ class Plan:
                                  f"{stream.device}, the plan on {device}")
         if observer is not None:
             started = time.perf_counter()     # the call's host time includes its outputs'
+            given = inputs                    # (what it reads: Python scalars are no arrays)
         if self._has_scalars:
             inputs = _convert_scalars(self, inputs)
         prepared = self._prepared
@@ -435,7 +436,8 @@ class Plan:
         if outs is None:
             if self._adopts and prepared is not None and stream.is_default:
                 native = (prepared.compute(inputs) if observer is None else observer.called(
-                    self.ufunc.__name__, "ufunc", prepared.compute, (inputs,), started, device))
+                    self.ufunc.__name__, "ufunc", prepared.compute, (inputs,), started, device,
+                    reads=given))
                 if native is not None:
                     return ndarray._adopt_native(native, device)
             single = self._single
@@ -459,7 +461,7 @@ class Plan:
         if observer is not None:
             observer.launched(self.ufunc.__name__, "ufunc", stream, prepared.launch if
                               stream.is_default else errstate_wrapped(prepared.launch),
-                              (outs, inputs, where), started=started)
+                              (outs, inputs, where), started=started, reads=(given, where))
         elif stream.is_default:
             prepared.launch(outs, inputs, where)
         else:
