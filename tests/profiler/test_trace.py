@@ -215,3 +215,53 @@ def test_ops_on_cuda_get_their_own_process(request, tmp_path):
     assert on_cuda == [r.name for r in prof.records() if r.device == "cuda:0"]
     assert "multiply" in on_cuda
     assert [e["name"] for e in events_on(trace, processes["cpu:0"], 0)] == ["arange", "add"]
+    # kernels the device lacks ran through the host fallback: on the host, as "fallback"
+    fallbacks = [e for e in trace["traceEvents"] if e.get("cat") == "fallback"]
+    assert [e["name"] for e in fallbacks] == [f[0] for f in prof.result.fallbacks()]
+    assert all(e["pid"] == processes["host"] for e in fallbacks)
+
+
+def test_host_threads_are_named_in_order_of_appearance(tmp_path):
+    release = threading.Event()
+
+    def work(done):
+        with profiler.time_range("worker"):
+            ap.arange(10.0) + 1
+        done.set()
+        release.wait(60)                 # alive until both ran: their idents differ
+
+    with profiler.profile() as prof:
+        ap.arange(10.0)
+        workers = []
+        for _ in range(2):
+            done = threading.Event()
+            workers.append(threading.Thread(target=work, args=(done,)))
+            workers[-1].start()
+            done.wait(60)
+        release.set()
+        for worker in workers:
+            worker.join()
+    trace = load(prof.export_chrome_trace(tmp_path / "t.json"))
+    processes, threads = names(trace)
+    host = processes["host"]
+    assert [threads[(host, tid)] for tid in range(3)] == ["main", "thread 1", "thread 2"]
+    idents = list(dict.fromkeys(r.thread for r in prof.records()))
+    for tid in (1, 2):
+        on = [e for e in events_on(trace, host, tid) if e["cat"] != "fallback"]
+        ops = [r.name for r in prof.records() if r.thread == idents[tid]]
+        assert [e["name"] for e in on] == ["worker", *ops]
+        assert "add" in ops and on[0]["cat"] == "range"
+        assert all(e["cat"].startswith("host:") for e in on[1:])
+
+
+def test_the_host_pool_counts_on_the_host_process(tmp_path, on_cpu):
+    values = ap.arange(1 << 20, 0, -1, dtype=ap.float64)
+    with profiler.profile() as prof:
+        ap.sort(values)                  # a large sort's scratch comes from the host pool
+    if "host" not in prof.memory.devices():
+        pytest.skip("this sort took no scratch from the host pool (one thread)")
+    trace = load(prof.export_chrome_trace(tmp_path / "t.json"))
+    processes, _ = names(trace)
+    assert list(processes).count("host") == 1
+    counted = {e["pid"] for e in trace["traceEvents"] if e["ph"] == "C"}
+    assert processes["host"] in counted

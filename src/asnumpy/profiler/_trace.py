@@ -64,6 +64,13 @@ def chrome_trace(result, sample: int = 1) -> dict:
     layout = _Layout()
     events = []
     records = result.records()
+    # host threads numbered in the order they first did anything recorded
+    firsts = [(r.host_start, r.thread) for r in records]
+    firsts += [(r.start, r.thread) for r in result.ranges()]
+    firsts += [(w.start, w.thread) for w in result.waits()]
+    firsts += [(f[3], f[2]) for f in result.fallbacks()]
+    for _, thread in sorted(firsts, key=lambda first: first[0]):
+        layout.thread(thread)
     kept_ops = _sampled(records, sample)
     for record in kept_ops:
         events += _op_events(record, layout)
