@@ -83,3 +83,16 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
     with pytest.raises(ModuleNotFoundError, match=r'asnumpy\[bench\]') as raised:
         plot(prof.result)
     assert "plot()" in str(raised.value)
+
+
+def test_a_failed_op_is_drawn_at_its_host_time(prof):
+    with profiler.profile(memory=False) as failing:
+        ap.arange(10)
+    record = failing.records()[0]
+    failing.result._records = [record._replace(device_start=None, device_time=None,
+                                               failed=True)]   # what a failed launch records
+    figure = failing.plot()
+    bars = figure.axes[0].collections
+    assert len(bars) == 1 and bars[0].get_hatch() == "//"
+    legend = figure.axes[0].get_legend()
+    assert [text.get_text() for text in legend.get_texts()] == [record.kind]
