@@ -1,11 +1,13 @@
 """asnumpy.profiler's picture: the PNG, the lanes, an empty profile, matplotlib missing."""
 
+import re
 import sys
 
 import pytest
 
 import asnumpy as ap
 from asnumpy import profiler
+from asnumpy._lazy import OPTIONAL_EXTRAS
 from asnumpy.profiler._plot import plot
 
 
@@ -79,8 +81,9 @@ def test_bad_options_are_refused(prof, options):
 def test_missing_matplotlib_names_the_extra(monkeypatch):
     with profiler.profile(memory=False) as prof:
         pass
+    extra = re.escape(f'asnumpy[{OPTIONAL_EXTRAS["matplotlib"]}]')
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(ModuleNotFoundError, match=r'asnumpy\[bench\]') as raised:
+    with pytest.raises(ModuleNotFoundError, match=extra) as raised:
         plot(prof.result)
     assert "plot()" in str(raised.value)
 
