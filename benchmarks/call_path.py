@@ -6,7 +6,9 @@ What a repeated small call costs on the host, by the path it takes:
 * ``a + b``, ``ap.add(a, b)``, ``ap.add(a, b, out=z)``: the plain calls;
 * ``plan(a, b, out=z)`` and ``plan(a, b)``: a held :class:`asnumpy.Plan`
   (``p = ap.add.plan(a, b, out=z)``), the two-phase API's cheap phase;
-* ``a.sum()``.
+* ``a.sum()``;
+* ``a + column`` (a broadcast: the general path, planned and launched) and
+  ``ap.sort(a)`` (a kernel launched by name).
 
 On ``cuda:0`` the device is the test suite's emulated driver
 (``tests/_cuda_emulator.py``) with its launch recorded, not run, and its
@@ -35,7 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.join(HERE, os.pardir, "tests")
 
 CASES = ("numpy.add(x, y)", "a + b", "ap.add(a, b)", "ap.add(a, b, out=z)",
-         "plan(a, b, out=z)", "plan(a, b)", "a.sum()")
+         "plan(a, b, out=z)", "plan(a, b)", "a.sum()", "a + column", "ap.sort(a)")
 
 
 def _calls(ap, np, device, size):
@@ -44,6 +46,7 @@ def _calls(ap, np, device, size):
     x, y = rng.standard_normal(size), rng.standard_normal(size)
     a, b = ap.asarray(x, device=device), ap.asarray(y, device=device)
     z = a + b
+    column = ap.asarray(rng.standard_normal((3, 1)), device=device)
     held_out = ap.add.plan(a, b, out=z)
     held = ap.add.plan(a, b)
     add = ap.add
@@ -55,6 +58,9 @@ def _calls(ap, np, device, size):
         "plan(a, b, out=z)": lambda: held_out(a, b, out=z),
         "plan(a, b)": lambda: held(a, b),
         "a.sum()": lambda: a.sum(),
+        # the general path (a broadcast: planned, launched) and a kernel launched by name
+        "a + column": lambda: a + column,
+        "ap.sort(a)": lambda: ap.sort(a),
     }
 
 

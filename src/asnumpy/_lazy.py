@@ -24,8 +24,8 @@ __all__ = ["LazyExports", "LazyAttribute", "OPTIONAL_EXTRAS", "import_optional"]
 OPTIONAL_EXTRAS = {
     "torch": "torch", "jax": "jax", "dask": "dask", "distributed": "dask", "scipy": "fft",
     "sklearn": "sklearn", "array_api_compat": "sklearn", "ml_dtypes": "ml-dtypes",
-    "ziglang": "compiler", "cuda": "cuda", "matplotlib": "bench", "pytest": "test",
-    "hypothesis": "test",
+    "ziglang": "compiler", "cuda": "cuda", "matplotlib": "profiler", "pandas": "profiler",
+    "pytest": "test", "hypothesis": "test",
 }
 
 

@@ -354,7 +354,7 @@ DISTRIBUTIONS = {"torch": "torch", "jax": "jax", "dask": "dask", "distributed": 
                  "scipy": "scipy", "sklearn": "scikit-learn",
                  "array_api_compat": "array-api-compat", "ml_dtypes": "ml_dtypes",
                  "ziglang": "ziglang", "cuda": "cuda-core", "matplotlib": "matplotlib",
-                 "pytest": "pytest", "hypothesis": "hypothesis"}
+                 "pandas": "pandas", "pytest": "pytest", "hypothesis": "hypothesis"}
 
 
 def test_the_extras_table_agrees_with_pyproject():
@@ -371,6 +371,10 @@ MISSING = {
     "torch": "import asnumpy.extension as e\ne.torch_op(lambda x: x)",
     "pytest": "import asnumpy\nasnumpy.test()",
     "ml_dtypes": "import asnumpy\nasnumpy.zeros(2, 'bfloat16')",
+    "pandas": "from asnumpy import profiler\nwith profiler.profile() as p:\n    pass\n"
+              "p.dataframe()",
+    "matplotlib": "from asnumpy import profiler\nwith profiler.profile() as p:\n    pass\n"
+                  "p.plot('timeline.png')",
 }
 
 

@@ -237,6 +237,7 @@ class Recorder:
         try:
             if getattr(stream, "_record_native", None) is not None:      # driver events
                 reference = self._reference(stream)
+                self._streams.add(stream)          # (a default one too: it is asynchronous)
                 begin, end = Event(), Event()
                 begin.record(stream)
                 stream.launch(work, *args)

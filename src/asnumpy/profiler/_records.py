@@ -384,6 +384,7 @@ def _format_table(result, rows, shown, group_by, peaks) -> str:
     out += [render(cells) for cells in lines]
     if len(shown) < len(rows):
         out.append(f"... {len(rows) - len(shown)} more rows (row_limit={len(shown)})")
+    out += _range_lines(result)
     waits = result.waits()
     if waits:
         out.append(f"host waited for device work {len(waits)} times, "
@@ -391,6 +392,25 @@ def _format_table(result, rows, shown, group_by, peaks) -> str:
     if result.recorded_memory:
         out.append(result.memory.summary_line())
     return "\n".join(out)
+
+
+def _range_lines(result) -> list:
+    """The time_ranges, one line per name: how often, how long, how many ops inside."""
+    ranges = result.ranges()
+    if not ranges:
+        return []
+    by_name: dict = {}
+    for r in ranges:
+        calls, total, ops = by_name.get(r.name, (0, 0.0, 0))
+        inside = sum(1 for op in result.records() if op.thread == r.thread
+                     and r.start <= op.host_start < r.start + r.time)
+        by_name[r.name] = (calls + 1, total + r.time, ops + inside)
+    width = max(len(name) for name in by_name)
+    lines = ["time ranges:"]
+    for name, (calls, total, ops) in by_name.items():
+        lines.append(f"  {name:<{width}}  {calls} x, {time_text(total)} in all, "
+                     f"{time_text(total / calls)} each, {ops} ops inside")
+    return lines
 
 
 def _shape_text(shape) -> str:

@@ -210,12 +210,7 @@ class profile:
         elif previous == ProfilerAction.WARMUP and action != ProfilerAction.WARMUP:
             self._close(save=False)
         if action != ProfilerAction.NONE and self._recorder is None:
-            self._open()
-        elif action in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE) and \
-                previous == ProfilerAction.WARMUP:
-            self._window_start = len(self._recorder.events)     # warm-up thrown away
-            self._baseline = {pool.device: pool.used_bytes() for pool in list(_pools)}
-            self._opened_at = time.perf_counter()
+            self._open()         # (after a warm-up, closed unsaved: its events are gone)
 
     def _open(self) -> None:
         self._recorder = _attach(self._memory)

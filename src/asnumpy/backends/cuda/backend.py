@@ -25,12 +25,13 @@ may initialize it themselves.
 
 from __future__ import annotations
 
+import time
 import weakref
 
 import numpy as np
 
 from ...ops.backend import KernelTable, PreparedUfunc
-from ...runtime import _fork
+from ...runtime import _fork, observer as _observer
 from ...runtime.stream import Event
 from . import programs, transfers
 from .staging import StagingPool
@@ -202,14 +203,19 @@ class CudaBackend:
         stream = current_stream(device)
         # on a user stream the copy into ``host`` completes in stream order (host functions)
         defer = None if stream.is_default else stream.launch_host_func
+        started = time.perf_counter()
         if not transfers.download(self, current_native(device), device.index,
                                   self._region(src), host, defer):
             packed = self._device_temporary(src)
             self.kernel("copy")(packed, src)
             transfers.download(self, current_native(device), device.index,
                                self._region(packed), host, defer)
-        # a download on the default stream is complete: an unrecorded Event is done
-        return Event() if defer is None else stream.record()
+        if defer is None:
+            # a download on the default stream is complete: the host waited for the stream
+            # (a profiler flags it), and an unrecorded Event is done
+            _observer.waited("copy to host", device, stream, started)
+            return Event()
+        return stream.record()
 
     def _region(self, array) -> transfers.Region:
         return transfers.Region.of(array, self.pointer(array))
