@@ -154,7 +154,7 @@ def test_asnumpy_on_a_busy_user_stream_is_a_dtoh_flagged_sync():
 
 
 @pytest.mark.xfail(strict=True, reason="_core/transfer.py:246 (_queue_to_host): "
-                   "asnumpy(wait=False) queues its copy around runtime.observer.queue_work, "
+                   "asnumpy(wait=False) queues its copy with stream.launch, bypassing runtime.observer.queue_work, "
                    "so the profile records no dtoh op for it")
 def test_asnumpy_without_waiting_is_recorded():
     a = arr(1000)
