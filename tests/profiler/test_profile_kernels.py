@@ -201,3 +201,21 @@ def test_no_fallback_flag_on_cpu(on_cpu):
         ap.sort(a)
     assert all("fallback" not in r.flags for r in prof.records())
     assert prof.result.fallbacks() == []
+
+
+def test_copies_between_devices_are_dtod(on_cpu):
+    host = np.random.default_rng().random(1000)
+    a = ap.asarray(host)
+    with profiler.profile(memory=False) as prof:
+        b = ap.asarray(a, device="cpu:1")
+        c = a.to("cpu:1")
+        with pytest.raises(ValueError, match="different devices"):
+            ap.add(a, b)
+    records = prof.records()
+    assert [(r.name, r.kind) for r in records] == [("asarray", "dtod"), ("ndarray.to", "dtod")]
+    for record in records:
+        assert "copy" in record.flags
+        assert record.bytes_read == record.bytes_written == 8000
+        assert record.device == "cpu:0"
+    np.testing.assert_array_equal(ap.asnumpy(c), host)
+    assert str(b.device) == "cpu:1"
