@@ -131,9 +131,6 @@ def test_mixed_dtypes_zero_d_and_empty():
     assert empty.bytes_read == 0 and empty.bytes_written == 0
 
 
-@pytest.mark.xfail(not ON_CPU, strict=True, reason="on cuda the ufunc plan's launch "
-                   "(_core/ufuncs/ufunc.py:460, observer.launched) reports a Python scalar "
-                   "operand as a 0-d float64 array: shapes gain (), bytes_read gains 8 per scalar")
 def test_python_scalars_move_no_bytes():
     x = arr(np.random.default_rng(), 10)
     with profiler.profile(memory=False) as prof:
@@ -230,19 +227,12 @@ def test_invalid_group_by_of_key_averages():
         prof.key_averages("dtype")
 
 
-@pytest.mark.xfail(strict=True, reason="_records.Result.table accepts row_limit=True: "
-                   "isinstance(True, int) passes the check (schedule() rejects bools)")
 def test_row_limit_rejects_bool():
     prof = _grouped_program(np.random.default_rng())
     with pytest.raises(ValueError, match="row_limit"):
         prof.table(row_limit=True, bandwidth=False)
 
 
-@pytest.mark.xfail(strict=True, reason="_memory.MemoryTimeline.__init__ (line 60) and "
-                   "peak() read device.name of every key of the baseline, but the cpu "
-                   "back end's host pool (backends/cpu/__init__.py:60, "
-                   "MemoryPool('host', ...)) has the str 'host' as its device: "
-                   "AttributeError, so table() and .memory fail whenever memory=True")
 def test_table_with_memory_recorded():
     rng = np.random.default_rng()
     a = arr(rng, 10)
@@ -710,12 +700,6 @@ def test_stop_from_another_thread():
     assert [r.name for r in prof.records()] == ["add"]
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError,
-                   reason="_session.profile.step: when on_trace_ready raises inside "
-                   "_close(save=True), step() has already set _action to the next step's "
-                   "action but never reopens the recorder; the next step() then calls "
-                   "_close on _recorder None: AttributeError 'NoneType' object has no "
-                   "attribute 'events' (_session.py, _close: recorder.events)")
 def test_on_trace_ready_raising_leaves_the_schedule_usable():
     a = arr(np.random.default_rng(), 10)
     calls = []
@@ -736,11 +720,6 @@ def test_on_trace_ready_raising_leaves_the_schedule_usable():
     assert _observer.observer is None
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError,
-                   reason="_session.profile.__call__: the decorated function enters the same "
-                   "profile object on each call, so a decorated function that calls itself "
-                   "(or is called from two threads at once) raises RuntimeError "
-                   "'asnumpy.profiler.profile.start: this profile is already recording'")
 def test_decorated_function_may_recurse():
     a = arr(np.random.default_rng(), 10)
 

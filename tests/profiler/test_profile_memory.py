@@ -18,15 +18,6 @@ from asnumpy import profiler
 HERE = os.path.abspath(__file__)
 N = 1 << 18                                  # 2 MiB of float64: a pool block everywhere
 
-# Every test that reads prof.memory meets this bug first (see test_profile.py too).
-HOST_POOL_BUG = pytest.mark.xfail(
-    strict=True, raises=AttributeError,
-    reason="_memory.MemoryTimeline.__init__ (line 60) reads device.name of every key of "
-           "Result.baseline, which _session.profile._open builds from every pool in "
-           "runtime.memory._pools; the cpu back end's host pool (backends/cpu/__init__.py:60, "
-           "MemoryPool('host', CpuAllocator(-1))) has the str 'host' as its device, so "
-           "prof.memory raises AttributeError: 'str' object has no attribute 'name'")
-
 
 def line():
     return inspect.currentframe().f_back.f_lineno
@@ -62,11 +53,6 @@ def test_driver_flag_on_a_fresh_block_not_on_a_reused_one(fresh_pool):
     assert not {"copy", "sync", "fallback"} & (first.flags | second.flags)
 
 
-@pytest.mark.xfail(strict=True, reason="_records.Result._work_out flags 'driver' only when "
-                   "the pool's driver event falls inside the op's own [host start, host end) "
-                   "on its thread, but a named kernel (sort) allocates its output before "
-                   "_core/_launch queues it (the recorder's start): the block the timeline "
-                   "attributes to sort, from_driver=True, leaves sort unflagged")
 def test_driver_flag_on_a_kernel_whose_output_is_fresh(fresh_pool):
     a, _ = inputs()
     fresh_pool.free_all_blocks()
@@ -79,7 +65,6 @@ def test_driver_flag_on_a_kernel_whose_output_is_fresh(fresh_pool):
 
 # -- the timeline ----------------------------------------------------------------------
 
-@HOST_POOL_BUG
 def test_allocations_balance(fresh_pool):
     a, b = inputs()
     with profiler.profile() as prof:
@@ -114,7 +99,6 @@ def test_allocations_balance(fresh_pool):
     del kept
 
 
-@HOST_POOL_BUG
 def test_peak_names_the_op_of_the_big_block(fresh_pool):
     a, b = inputs()
     big_a = ap.asarray(np.random.default_rng().random(8 * N))
@@ -137,7 +121,6 @@ def test_peak_names_the_op_of_the_big_block(fresh_pool):
     del small, after
 
 
-@HOST_POOL_BUG
 def test_from_driver_in_the_timeline(fresh_pool):
     a, b = inputs()
     fresh_pool.free_all_blocks()
@@ -152,7 +135,6 @@ def test_from_driver_in_the_timeline(fresh_pool):
     assert [x.op for x in blocks] == ["add", "add"]
 
 
-@HOST_POOL_BUG
 def test_memory_false_records_no_memory_events():
     a, b = inputs()
     with profiler.profile(memory=False) as prof:
@@ -176,11 +158,6 @@ def test_memory_false_leaves_no_memory_observer():
     assert observer.observer is None and observer.memory_observer is None
 
 
-@pytest.mark.xfail(strict=True, reason="the host-pool bug (HOST_POOL_BUG) first; then: "
-                   "sessions share one recorder's events (_session._attach), and a "
-                   "memory=False profile's Result still builds its MemoryTimeline from every "
-                   "MEM event in its window, so an inner memory=True profile's blocks show up "
-                   "in the outer memory=False profile's prof.memory.events")
 def test_nested_memory_profile_inside_a_memoryless_one():
     a, b = inputs()
     with profiler.profile(memory=False) as outer:

@@ -111,10 +111,6 @@ def test_synchronize_is_a_wait():
     apt.assert_array_equal(b, ap.asnumpy(a) * 2)
 
 
-@pytest.mark.xfail(ap.get_device().kind == "cuda", strict=True,
-                   reason="on cuda one Event.synchronize() is reported as two nested waits: "
-                   "runtime/stream.py:360 (Event.synchronize) reports it and so does the "
-                   "native signal it waits on, backends/cuda/streams.py:164")
 def test_event_synchronize_is_a_wait():
     a = arr(100_000)
     s = ap.Stream()
@@ -133,10 +129,6 @@ def test_event_synchronize_is_a_wait():
     apt.assert_array_equal(b, ap.asnumpy(a) * 2)
 
 
-@pytest.mark.xfail(strict=True, reason="_core/transfer.py:246 (_queue_to_host) queues the copy "
-                   "with stream.launch(copy), not runtime.observer.queue_work: asnumpy() on a "
-                   "user stream (or with wait=False) records no dtoh op, so the copy escapes "
-                   "the profile and the host's wait for it flags no op 'sync'")
 def test_asnumpy_on_a_busy_user_stream_is_a_dtoh_flagged_sync():
     a = arr(100_000)
     s = ap.Stream()
@@ -153,9 +145,6 @@ def test_asnumpy_on_a_busy_user_stream_is_a_dtoh_flagged_sync():
     np.testing.assert_array_equal(host, ap.asnumpy(a) * 2)
 
 
-@pytest.mark.xfail(strict=True, reason="_core/transfer.py:246 (_queue_to_host): "
-                   "asnumpy(wait=False) queues its copy with stream.launch, bypassing runtime.observer.queue_work, "
-                   "so the profile records no dtoh op for it")
 def test_asnumpy_without_waiting_is_recorded():
     a = arr(1000)
     with profiler.profile(memory=False) as prof:

@@ -7,7 +7,8 @@ event that causes it:
 ==========  ==============================================================
 fallback    the device lacks the kernel: the host fallback ran it on host
             copies of the arrays (always with ``copy``)
-sync        the host waited for device work (a synchronize, an event)
+sync        the host waited for device work (a synchronize, an event) while the op
+            ran, or right after it, before that thread launched another
 driver      a block came from the device's allocator, not the pool's cache
 copy        data moved between host and device (the op is a copy, or made one)
 ==========  ==============================================================
@@ -208,15 +209,16 @@ class Result:
 
     def _work_out(self) -> list:
         t0, dtypes = self.opened_at, self.dtypes
-        causes = {flag: _Intervals() for flag in ("fallback", "sync", "copy")}
+        causes = {flag: _Intervals() for flag in ("fallback", "copy")}
         driver_blocks = []               # (thread, time) of blocks fresh from the allocator
+        waits = []                       # (thread, time) of the host's waits
         for event in self.events:
             tag = event[0]
             if tag == FALLBACK:
                 causes["fallback"].add(event[3], event[4])
                 causes["copy"].add(event[3], event[4])
             elif tag == WAIT:
-                causes["sync"].add(event[4], event[5])
+                waits.append((event[4], event[5]))
             elif tag == MEM and event[1] == "driver":
                 driver_blocks.append((event[3], event[4]))
             elif tag == OP and event[2] in _TRANSFERS:
@@ -227,9 +229,11 @@ class Result:
                   for r in self.ranges()]
         # a function allocates its outputs before it launches its kernel: a fresh block
         # flags the op running on its thread then, else the next one that thread launched
-        from_driver = set(attribute_to_ops(
-            [(e[5], e[6], e[7], i) for i, e in enumerate(self.events) if e[0] == OP],
-            driver_blocks))
+        ops = [(e[5], e[6], e[7], i) for i, e in enumerate(self.events) if e[0] == OP]
+        from_driver = set(attribute_to_ops(ops, driver_blocks))
+        # a wait flags the op running on its thread, else the last one that thread launched
+        # (``asnumpy(b)`` on a user stream queues the copy, then waits for it)
+        waited_for = set(attribute_to_ops(ops, waits, after=True))
         records = []
         for index, event in enumerate(self.events):
             if event[0] != OP:
@@ -247,6 +251,8 @@ class Result:
                 flags.add("copy")
             if index in from_driver:
                 flags.add("driver")
+            if index in waited_for:
+                flags.add("sync")
             fused = tuple(str(op) for op in detail) if kind == "fused" else ()
             inside = [(depth, range_name) for r_thread, r_start, r_end, range_name, depth
                       in ranges if r_thread == thread and r_start <= start < r_end]
