@@ -138,9 +138,13 @@ class MemoryTimeline:
     def summary(self, top: int = 5) -> str:
         """A readable account: per device the peak, when, and the largest blocks held then."""
         lines = [self.summary_line()]
+        baseline = {str(d): n for d, n in self.result.baseline.items()}
         for device in self.devices():
             peak, when = self.peak(device)
-            lines.append(f"{device}: peak {bytes_text(peak)} used at {time_text(when)}; held by:")
+            before = baseline.get(device, 0)
+            lines.append(f"{device}: peak {bytes_text(peak)} used at {time_text(when)}"
+                         + (f" ({bytes_text(before)} of it held before the recording)"
+                            if before else "") + "; the blocks made since held then:")
             for a in self.held_at_peak(device)[:top]:
                 lines.append(f"  {bytes_text(a.bytes):>10}  {a.op or '-'}  {a.call_site or '-'}")
         return "\n".join(lines)
