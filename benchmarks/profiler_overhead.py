@@ -1,8 +1,8 @@
 """What asnumpy.profiler adds to a call while it records, path by path.
 
-Each case is timed per call with no profile active, inside ``profile(memory=False)``
-and inside ``profile()`` (memory recorded too), the three taking turns round by
-round; the figures are each one's median over the rounds, and the added
+Each case is timed per call with no profile active, inside ``profile(memory=False)``,
+inside ``profile(memory=False, call_sites=False)`` and inside ``profile()`` (memory
+recorded too), the four taking turns round by round; the figures are each one's median over the rounds, and the added
 microseconds per op are the recording's cost.  A profile is started before a
 round's calls and stopped after them, so its start and stop are not counted.
 
@@ -44,11 +44,16 @@ def cases(device):
     }
 
 
+# mode -> the profile's options (None: no profile)
+MODES = {"off": None, "on": {"memory": False}, "no sites": {"memory": False, "call_sites": False},
+         "memory": {"memory": True}}
+
+
 def measure(call, calls, mode):
-    """Seconds per call of one round of ``calls`` calls in ``mode`` (off, on, memory)."""
-    if mode == "off":
+    """Seconds per call of one round of ``calls`` calls in ``mode`` (see MODES)."""
+    if MODES[mode] is None:
         return per_call_times(call, calls, 1)[0]
-    with profiler.profile(memory=mode == "memory"):
+    with profiler.profile(**MODES[mode]):
         return per_call_times(call, calls, 1)[0]
 
 
@@ -60,19 +65,22 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     device = ap.Device(args.device)
     lines = [machine_line(device), "",
-             f"{'case':<26}{'off us':>9}{'on us':>9}{'added':>8}{'+memory us':>12}{'added':>8}"]
-    modes = ("off", "on", "memory")
+             f"{'case':<26}{'off us':>9}{'on us':>9}{'added':>8}{'no sites':>10}{'added':>8}"
+             f"{'+memory':>10}{'added':>8}"]
+    modes = tuple(MODES)
     for name, (call, ops) in cases(device).items():
         calls = calls_per_sample(call)
         times = {mode: [] for mode in modes}
         for _ in range(args.rounds):
             for mode in modes:
                 times[mode].append(measure(call, calls, mode))
-        off, on, memory = (statistics.median(times[mode]) * 1e6 for mode in modes)
+        off, on, bare, memory = (statistics.median(times[mode]) * 1e6 for mode in modes)
         lines.append(f"{name:<26}{off:9.2f}{on:9.2f}{(on - off) / ops:8.2f}"
-                     f"{memory:12.2f}{(memory - off) / ops:8.2f}")
-    lines += ["", "added: microseconds the recording adds per op (median of "
-              f"{args.rounds} interleaved rounds)"]
+                     f"{bare:10.2f}{(bare - off) / ops:8.2f}"
+                     f"{memory:10.2f}{(memory - off) / ops:8.2f}")
+    lines += ["", "microseconds per call: no profile (off); profile(memory=False) (on); the same "
+              "with call_sites=False (no sites); profile() (+memory); added: what the "
+              f"recording adds per op; medians of {args.rounds} interleaved rounds"]
     print("\n".join(lines))
     if args.save:
         path = RESULTS / f"profiler-overhead-{machine_slug(device)}.txt"

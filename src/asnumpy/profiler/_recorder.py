@@ -136,6 +136,7 @@ class Recorder:
         self._references = weakref.WeakKeyDictionary()  # driver stream -> (event, host time)
         self._streams = weakref.WeakSet()             # user streams work was queued on
         self._lock = threading.Lock()
+        self.site_sessions = 0           # how many sessions record call sites
         # Events hold only strings, numbers and tuples of them (dtypes as numbers, call
         # sites made once per line): the garbage collector stops tracking such a tuple
         # at its first collection, so a long recording does not slow every later one.
@@ -177,7 +178,10 @@ class Recorder:
         return {code: (dtype.name, dtype.itemsize) for dtype, code in list(self._codes.items())}
 
     def site(self):
-        """The call site (:func:`call_site`), one shared tuple per code line."""
+        """The call site (:func:`call_site`), one shared tuple per code line; None while
+        no session wants call sites (``profile(call_sites=False)``)."""
+        if not self.site_sessions:
+            return None
         # Every seam's report is at least four frames below its caller's code (this
         # method, the observer's, the seam's, the function around it), so those are
         # skipped unmade.  Each frame made into an object costs, and a seam's caller
@@ -190,7 +194,10 @@ class Recorder:
         else:
             start = frame.f_code
             hops = self._hops.get(id(start))       # (see _sites on keying by id)
-            if hops:
+            if hops == 0:
+                if _is_internal(start.co_filename):
+                    frame = self._walk(start, frame)
+            elif hops is not None:
                 try:
                     guess = sys._getframe(4 + hops)
                 except ValueError:
@@ -219,8 +226,9 @@ class Recorder:
         while frame is not None and _is_internal(frame.f_code.co_filename):
             frame = frame.f_back
             hops += 1
+        if id(start) not in self._hops:
+            self._codes_seen.append(start)    # (its id stays its own while recorded)
         self._hops[id(start)] = hops
-        self._codes_seen.append(start)        # (its id stays its own while recorded)
         return frame
 
     # -- the observer protocol ------------------------------------------------

@@ -28,7 +28,7 @@ _sessions = 0
 _memory_sessions = 0
 
 
-def _attach(memory: bool) -> Recorder:
+def _attach(memory: bool, call_sites: bool) -> Recorder:
     """The installed recorder (installed now if no session records)."""
     global _recorder, _sessions, _memory_sessions
     with _lock:
@@ -37,17 +37,19 @@ def _attach(memory: bool) -> Recorder:
             _observer.install(recorder)
             _recorder = recorder
         _sessions += 1
+        _recorder.site_sessions += call_sites
         if memory:
             _memory_sessions += 1
             _observer.watch_memory(True)
         return _recorder
 
 
-def _detach(recorder: Recorder, memory: bool) -> None:
+def _detach(recorder: Recorder, memory: bool, call_sites: bool) -> None:
     """One session fewer; the last one removes the observer."""
     global _recorder, _sessions, _memory_sessions
     with _lock:
         _sessions -= 1
+        recorder.site_sessions -= call_sites
         if memory:
             _memory_sessions -= 1
             if _memory_sessions == 0:
@@ -136,6 +138,11 @@ class profile:
         lane is NumPy's own memory, not the pool's, unless the pool accounts
         for every array (``MemoryPool.set_accounting(True)``, or a limit):
         the timeline shows what ``used_bytes`` counts.
+    call_sites : bool
+        Record the line of your code that made each call (default True; the
+        table's ``group_by="site"`` and the memory timeline's call sites).
+        Finding it is a good part of the recording's cost per op: False
+        leaves it out (``docs/profiling.md``, "What it costs").
     schedule : callable, optional
         A :func:`schedule`: only its recorded steps are kept; call
         :meth:`step` at the end of each step of the program.
@@ -153,7 +160,8 @@ class profile:
     errors: those stay for the stream's ``synchronize()``).
     """
 
-    def __init__(self, *, memory: bool = True, schedule=None, on_trace_ready=None):
+    def __init__(self, *, memory: bool = True, call_sites: bool = True, schedule=None,
+                 on_trace_ready=None):
         if schedule is not None and not callable(schedule):
             raise TypeError(f"asnumpy.profiler.profile: schedule must be callable (a "
                             f"profiler.schedule), got {schedule!r}")
@@ -161,6 +169,7 @@ class profile:
             raise TypeError(f"asnumpy.profiler.profile: on_trace_ready must be callable, "
                             f"got {on_trace_ready!r}")
         self._memory = bool(memory)
+        self._call_sites = bool(call_sites)
         self._schedule = schedule
         self._on_trace_ready = on_trace_ready
         self._recorder = None
@@ -216,7 +225,7 @@ class profile:
                 self._open()     # (after a warm-up, closed unsaved: its events are gone)
 
     def _open(self) -> None:
-        self._recorder = _attach(self._memory)
+        self._recorder = _attach(self._memory, self._call_sites)
         self._baseline = {pool.device: pool.used_bytes() for pool in list(_pools)}
         self._window_start = len(self._recorder.events)
         self._opened_at = time.perf_counter()
@@ -231,7 +240,7 @@ class profile:
         if not self._memory:       # (a session recording memory may share the recorder)
             events = [event for event in events if event[0] != MEM]
         closed_at = time.perf_counter()
-        _detach(recorder, self._memory)
+        _detach(recorder, self._memory, self._call_sites)
         if not save:
             return
         recorder.settle()
