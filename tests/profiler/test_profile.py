@@ -730,3 +730,25 @@ def test_decorated_function_may_recurse():
 
     assert countdown(2) == 0
     assert len(countdown.profile.records()) >= 1
+
+
+def test_call_sites_false_records_none_and_nested_sessions_keep_theirs():
+    rng = np.random.default_rng()
+    a = arr(rng, 10)
+    with profiler.profile(call_sites=False) as bare:
+        a + a
+        with profiler.profile() as sited:
+            ap.sort(a)
+    assert [r.call_site for r in bare.records()][0] is None
+    assert sited.records()[0].call_site.startswith(HERE)
+
+
+def test_a_long_recording_keeps_one_call_site_per_line():
+    # hostile: the call-site cache must not grow with the number of calls
+    a = arr(np.random.default_rng(), 10)
+    with profiler.profile(memory=False):
+        recorder = _observer.observer
+        for _ in range(200):
+            a + a
+            ap.sort(a)
+        assert len(recorder._sites) <= 4 and len(recorder._codes_seen) <= 4
