@@ -51,6 +51,12 @@ def test_driver_flag_on_a_fresh_block_not_on_a_reused_one(fresh_pool):
     assert "driver" in first.flags
     assert "driver" not in second.flags
     assert not {"copy", "sync", "fallback"} & (first.flags | second.flags)
+    # the timeline tells the same: the first block fresh (and freed), the second cached
+    device = str(ap.get_device())
+    blocks = [x for x in prof.memory.allocations if x.device == device and not x.scratch]
+    assert [x.from_driver for x in blocks] == [True, False]
+    assert blocks[0].freed is not None and blocks[1].freed is None
+    assert [x.op for x in blocks] == ["add", "add"]
 
 
 def test_driver_flag_on_a_kernel_whose_output_is_fresh(fresh_pool):
@@ -119,20 +125,6 @@ def test_peak_names_the_op_of_the_big_block(fresh_pool):
     assert peak == max(memory.series(device)[1])
     assert "multiply" in memory.summary()
     del small, after
-
-
-def test_from_driver_in_the_timeline(fresh_pool):
-    a, b = inputs()
-    fresh_pool.free_all_blocks()
-    with profiler.profile() as prof:
-        c = a + b
-        del c
-        c = a + b
-    device = str(ap.get_device())
-    blocks = [x for x in prof.memory.allocations if x.device == device and not x.scratch]
-    assert [x.from_driver for x in blocks] == [True, False]
-    assert blocks[0].freed is not None and blocks[1].freed is None
-    assert [x.op for x in blocks] == ["add", "add"]
 
 
 def test_memory_false_records_no_memory_events():

@@ -6,6 +6,7 @@ a threading.Event with a timeout, so its work is certainly still pending when
 the host synchronizes (the wait is then reported), whatever the machine's speed.
 """
 
+import contextlib
 import inspect
 import os
 import threading
@@ -32,6 +33,18 @@ def arr(n):
 def hold(stream, gate, seconds=0.2):
     """Queue on ``stream`` a host function that waits for ``gate`` (at most ``seconds``)."""
     stream.launch_host_func(lambda: gate.wait(seconds))
+
+
+@contextlib.contextmanager
+def a_held_stream(n=100_000):
+    """Inside a profile, ``(prof, a, s, b)``: ``b = a * 2`` queued on the user stream ``s``
+    behind a held host function (so it is still pending, whatever the machine's speed)."""
+    a, s, gate = arr(n), ap.Stream(), threading.Event()
+    with profiler.profile(memory=False) as prof:
+        with s:
+            hold(s, gate)
+            b = a * 2
+        yield prof, a, s, b
 
 
 def test_two_user_streams_are_labelled_and_timed():
@@ -94,13 +107,7 @@ def test_work_still_queued_at_the_end_is_waited_for():
 
 
 def test_synchronize_is_a_wait():
-    a = arr(100_000)
-    s = ap.Stream()
-    gate = threading.Event()
-    with profiler.profile(memory=False) as prof:
-        with s:
-            hold(s, gate)
-            b = a * 2
+    with a_held_stream() as (prof, a, s, b):
         s.synchronize(); here = line()  # noqa: E702
     wait, = [w for w in prof.result.waits() if w.what == "Stream.synchronize"]
     assert wait.stream == "stream 1" and wait.device == str(ap.get_device())
@@ -112,15 +119,9 @@ def test_synchronize_is_a_wait():
 
 
 def test_event_synchronize_is_a_wait():
-    a = arr(100_000)
-    s = ap.Stream()
-    gate = threading.Event()
     event = ap.Event()
-    with profiler.profile(memory=False) as prof:
-        with s:
-            hold(s, gate)
-            b = a * 2
-            event.record(s)
+    with a_held_stream() as (prof, a, s, b):
+        event.record(s)
         event.synchronize(); here = line()  # noqa: E702
     wait, = [w for w in prof.result.waits() if w.what == "Event.synchronize"]
     assert wait.call_site == f"{HERE}:{here} (test_event_synchronize_is_a_wait)"
@@ -130,14 +131,8 @@ def test_event_synchronize_is_a_wait():
 
 
 def test_asnumpy_on_a_busy_user_stream_is_a_dtoh_flagged_sync():
-    a = arr(100_000)
-    s = ap.Stream()
-    gate = threading.Event()
-    with profiler.profile(memory=False) as prof:
-        with s:
-            hold(s, gate)
-            b = a * 2
-            host = ap.asnumpy(b)
+    with a_held_stream() as (prof, a, s, b):
+        host = ap.asnumpy(b, stream=s)
     dtoh = [r for r in prof.records() if r.kind == "dtoh"]
     assert len(dtoh) == 1 and dtoh[0].stream == "stream 1"
     assert {"copy", "sync"} <= dtoh[0].flags

@@ -38,6 +38,7 @@ import weakref
 
 import numpy as np
 
+from .._core._launch import nested_device
 from .._core.ndarray import ndarray as _ndarray
 from ..runtime.stream import Event
 
@@ -109,18 +110,6 @@ _PLAIN = frozenset({int, float, complex, bool, str, type(None), dict, slice})
 def _new_code(codes, dtype) -> int:
     code = codes[dtype] = len(codes) + 1
     return code
-
-
-def _device_of(values):
-    for value in values:
-        device = getattr(value, "_device", None)
-        if device is not None:
-            return device
-        if type(value) is tuple or type(value) is list:
-            device = _device_of(value)
-            if device is not None:
-                return device
-    return None
 
 
 class Recorder:
@@ -272,7 +261,7 @@ class Recorder:
         if result is None:
             return None
         if device is None:
-            device = getattr(result, "_device", None) or _device_of(operands)
+            device = getattr(result, "_device", None) or nested_device(operands)
         # (one tuple an event, signature included: see __init__ on what it may hold)
         codes = self._codes
         dtype = getattr(result, "_dtype", None) or result.dtype
