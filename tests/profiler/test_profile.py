@@ -751,4 +751,4 @@ def test_a_long_recording_keeps_one_call_site_per_line():
         for _ in range(200):
             a + a
             ap.sort(a)
-        assert len(recorder._sites) <= 4 and len(recorder._codes_seen) <= 4
+        assert len(recorder._sites) <= 4 and len(recorder._hops) <= 4

@@ -126,13 +126,13 @@ class Recorder:
         self._streams = weakref.WeakSet()             # user streams work was queued on
         self._lock = threading.Lock()
         self.site_sessions = 0           # how many sessions record call sites
+        self._pools = weakref.WeakKeyDictionary()    # pool -> its device's name
         # Events hold only strings, numbers and tuples of them (dtypes as numbers, call
         # sites made once per line): the garbage collector stops tracking such a tuple
         # at its first collection, so a long recording does not slow every later one.
         self._codes: dict = {}           # dtype -> its number in signatures
         self._sites: dict = {}           # (id(code), instruction) -> (code, (file, line, function))
-        self._hops: dict = {}            # id(a seam caller's code) -> frames out to the user's
-        self._codes_seen: list = []
+        self._hops: dict = {}            # a report's (name, kind) -> distances out to the user
 
     # -- labels -----------------------------------------------------------
 
@@ -166,38 +166,32 @@ class Recorder:
         """dtype code -> ``(name, itemsize)``."""
         return {code: (dtype.name, dtype.itemsize) for dtype, code in list(self._codes.items())}
 
-    def site(self):
+    def site(self, path):
         """The call site (:func:`call_site`), one shared tuple per code line; None while
-        no session wants call sites (``profile(call_sites=False)``)."""
+        no session wants call sites (``profile(call_sites=False)``).
+
+        Every seam's report is at least four frames below its caller's code (this
+        method, the observer's, the seam's, the function around it): those are
+        never looked at.  Each frame made into an object costs, and a seam is often
+        deep in asnumpy, so how many frames further out the user's code was the
+        last times ``path`` (the report's name and kind) was reported is tried
+        first (the last three distances, the latest first): a guess is right when
+        that frame is outside asnumpy and the one inside it is not.
+        """
         if not self.site_sessions:
             return None
-        # Every seam's report is at least four frames below its caller's code (this
-        # method, the observer's, the seam's, the function around it), so those are
-        # skipped unmade.  Each frame made into an object costs, and a seam's caller
-        # is often deep in asnumpy: how many more frames out the user's code was from
-        # that caller last time is remembered, and tried first.
-        try:
-            frame = sys._getframe(4)
-        except ValueError:                    # a shallower stack (a seam called directly)
-            frame = _outside_frame(sys._getframe(1))
-        else:
-            start = frame.f_code
-            hops = self._hops.get(id(start))       # (see _sites on keying by id)
-            if hops == 0:
-                if _is_internal(start.co_filename):
-                    frame = self._walk(start, frame)
-            elif hops is not None:
-                try:
-                    guess = sys._getframe(4 + hops)
-                except ValueError:
-                    guess = None
-                if (guess is not None and not _is_internal(guess.f_code.co_filename)
-                        and _is_internal(sys._getframe(3 + hops).f_code.co_filename)):
-                    frame = guess
-                else:
-                    frame = self._walk(start, frame)
-            else:
-                frame = self._walk(start, frame)
+        frame = None
+        for hops in self._hops.get(path, ()):
+            try:
+                guess = sys._getframe(4 + hops)
+            except ValueError:
+                continue
+            if not _is_internal(guess.f_code.co_filename) and (
+                    hops == 0 or _is_internal(sys._getframe(3 + hops).f_code.co_filename)):
+                frame = guess
+                break
+        if frame is None:
+            frame = self._walk(path)
         if frame is None:
             return None
         code = frame.f_code
@@ -209,15 +203,19 @@ class Recorder:
             found = self._sites[key] = (code, (code.co_filename, frame.f_lineno, code.co_name))
         return found[1]
 
-    def _walk(self, start, frame):
-        """The first frame out from ``frame`` outside asnumpy; remembers how far it was."""
+    def _walk(self, path):
+        """The first frame outside asnumpy from :meth:`site`'s fifth caller out; remembers
+        how far it was for ``path``."""
+        try:
+            frame = sys._getframe(5)
+        except ValueError:                    # a shallower stack (a seam called directly)
+            return _outside_frame(sys._getframe(2))
         hops = 0
         while frame is not None and _is_internal(frame.f_code.co_filename):
             frame = frame.f_back
             hops += 1
-        if id(start) not in self._hops:
-            self._codes_seen.append(start)    # (its id stays its own while recorded)
-        self._hops[id(start)] = hops
+        known = self._hops.get(path, ())
+        self._hops[path] = (hops, *(h for h in known if h != hops))[:3]
         return frame
 
     # -- the observer protocol ------------------------------------------------
@@ -227,7 +225,7 @@ class Recorder:
         """Queue ``work(*args)`` on ``stream`` and record it."""
         start = _now() if started is None else started
         event = [OP, name, kind, stream.device.name, self.label(stream), _thread(), start,
-                 None, None, self.site(), detail, True, 0]
+                 None, None, self.site((name, kind)), detail, True, 0]
         _arrays(args[:1] if writes is None else writes, None, event, self._codes)
         event[_WRITTEN] = (len(event) - _WRITTEN) >> 1
         _arrays(args[1:] if reads is None else reads, None, event, self._codes)
@@ -266,7 +264,8 @@ class Recorder:
         codes = self._codes
         dtype = getattr(result, "_dtype", None) or result.dtype
         event = [OP, name, kind, device.name, "default", _thread(), start, end, None,
-                 self.site(), None, False, 1, codes.get(dtype) or _new_code(codes, dtype),
+                 self.site((name, kind)), None, False, 1,
+                 codes.get(dtype) or _new_code(codes, dtype),
                  result.shape]
         self.events.append(tuple(_arrays(operands if reads is None else reads, result, event,
                                          codes)))
@@ -275,13 +274,16 @@ class Recorder:
     def memory(self, what, pool, block, size):
         """A block (or reservation) of ``pool`` handed out, returned, or fresh from the driver
         (its call site is that of the op it is attributed to: see _memory.py)."""
-        self.events.append((MEM, what, str(pool.device), _thread(), _now(), size,
+        name = self._pools.get(pool)
+        if name is None:
+            name = self._pools[pool] = str(pool.device)
+        self.events.append((MEM, what, name, _thread(), _now(), size,
                             None if block is None else id(block), pool._free_bytes))
 
     def waited(self, what, device, stream, started, ended):
         """The host waited for device work (a synchronize, an event's wait)."""
         self.events.append((WAIT, what, None if device is None else device.name,
-                            self.label(stream), _thread(), started, ended, self.site()))
+                            self.label(stream), _thread(), started, ended, self.site(what)))
 
     def fell_back(self, name, kind, started, ended):
         """A kernel the device lacks ran through the host fallback."""
