@@ -27,7 +27,7 @@ import numpy as np
 from ..._dtypes import SUPPORTED_DTYPES, is_supported
 from ...runtime.device import get_device
 from ...runtime import observer as _observer
-from ...runtime._state import lean_gate
+from ...runtime._state import lean_gate, open_stream_blocks
 from ...runtime.stream import get_current_stream
 from .._launch import check_same_device, errstate_wrapped, resolve_stream
 from .. import _layout
@@ -489,21 +489,33 @@ def _traced_operand(values):
     return None
 
 
-def _lean_call(plan, prepared):
+def _lean_call(plan, prepared, gate=lean_gate):
     """``lean(args, out)``: a call of ``plan`` on its planned operands with the prepared
     launch, or None for :meth:`Plan.__call__` to go on (other operands, another layout of
     ``out``, a ``with stream:`` block open on some thread).
 
     One closure holding what it reads: a held plan's repeated call is a signature
-    check, the output's check and the launch (or NumPy's own result, adopted).
+    check, the output's check and the launch (or NumPy's own result, adopted).  While
+    a profiler observes (``lean_gate`` raised, no stream block open) the same closure
+    built with a gate that never rises runs under it, as the fast lane's does.
     """
     matches, device, launch = plan._matches, plan.device, prepared.launch
     shape, dtype, _, _ = plan._single
     compute = prepared.compute if plan._adopts else None
     adopt = ndarray._adopt_native
+    if gate is lean_gate:
+        inner, name = _lean_call(plan, prepared, _NEVER), plan.ufunc.__name__
+
+    def aside(args, out):
+        observer = _observer.observer
+        if observer is None or open_stream_blocks[0]:
+            return None
+        return observer.called(name, "ufunc", inner, (args, out))
 
     def lean(args, out):
-        if lean_gate[0] or not matches(args):      # (an observer: Plan._run records it)
+        if gate[0]:
+            return aside(args, out)
+        if not matches(args):
             return None
         if out is None:
             if compute is None:
@@ -517,6 +529,10 @@ def _lean_call(plan, prepared):
         return None
 
     return lean
+
+
+# the gate of a held plan's inner lean call: never raised (see _lean_call)
+_NEVER = [0]
 
 
 def _layout_matcher(inputs, device):
