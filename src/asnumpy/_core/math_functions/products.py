@@ -11,7 +11,8 @@ from .._launch import empty
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
-from ._operands import axis_error, copyto, device_of, moveaxis, shape_mismatch, to_device
+from ._operands import (axis_error, copyto, device_of, fetch, moveaxis, shape_mismatch,
+                        to_device)
 from ..._errors import check_writeable, user_stacklevel
 
 __all__ = ["cross", "dot"]
@@ -112,9 +113,12 @@ def _blas_shortcut(a, b, shape, out, dtype):
     NumPy (``cblas_matrixproduct``) treats a one-element operand as a
     scalar: a one-element result is the plain product (``dot([-0.0], [1.0])``
     is -0.0), a longer one BLAS's axpy (:func:`_scaled`). A complex outer
-    product (``(m, 1)`` by ``(1, n)``) goes to gemm, which scales the sums by
-    ``alpha = 1+0j``: an infinite part makes the other part NaN. None when
-    matmul computes what NumPy does.
+    product (``(m, 1)`` by ``(1, n)``) goes to gemm, whose kernels differ by
+    CPU and by size (OpenBLAS has small-matrix ones): in whether the products
+    are scaled by ``alpha = 1+0j`` (an infinite part then makes the other
+    NaN) and summed into zeros (-0 becomes +0). Such a product is NumPy's own,
+    computed on the host from the column and the row. None when matmul
+    computes what NumPy does.
     """
     if a.size == 1 or b.size == 1:
         scalar, other = (a, b) if a.size == 1 else (b, a)
@@ -123,10 +127,12 @@ def _blas_shortcut(a, b, shape, out, dtype):
             return _scaled(scalar, other, out, dtype)
         return UFUNCS["multiply"](scalar, other, out=out, dtype=dtype)
     if dtype.kind == "c" and a.ndim == b.ndim == 2 and a.shape[1] == 1:
-        # gemm: C = 0 + alpha * (a b) with alpha = 1+0j (the sum into zeros makes -0 +0)
-        product = UFUNCS["multiply"](a, b, out=out, dtype=dtype)
-        product = UFUNCS["multiply"](product, np.ones((), dtype), out=product)
-        return UFUNCS["add"](product, 0, out=product)
+        with np.errstate(all="ignore"):       # (gemm raises no floating-point error)
+            host = np.dot(fetch(a), fetch(b))
+        if out is None:
+            return to_device(host, a._device, "dot")
+        out[...] = host
+        return out
     return None
 
 
