@@ -752,3 +752,28 @@ def test_a_long_recording_keeps_one_call_site_per_line():
             a + a
             ap.sort(a)
         assert len(recorder._sites) <= 4 and len(recorder._hops) <= 4
+
+
+def test_time_range_is_an_nvtx_range_on_cuda(monkeypatch):
+    # with the cuda back end in use and an `nvtx` module importable, each range is pushed and
+    # popped as an NVTX range too (a stand-in module records the calls)
+    from asnumpy.profiler import _session
+    import types
+
+    calls = []
+    fake = types.ModuleType("nvtx")
+    fake.push_range = lambda name: calls.append(("push", name))
+    fake.pop_range = lambda: calls.append(("pop",))
+    monkeypatch.setitem(sys.modules, "nvtx", fake)
+    monkeypatch.setitem(sys.modules, "asnumpy.backends.cuda",
+                        sys.modules.get("asnumpy.backends.cuda", types.ModuleType("cuda")))
+    monkeypatch.setattr(_session, "_NVTX", {})
+    with profiler.time_range("outer"):
+        with profiler.time_range("inner"):
+            pass
+    assert calls == [("push", "outer"), ("push", "inner"), ("pop",), ("pop",)]
+    monkeypatch.setitem(sys.modules, "nvtx", None)          # not installed: no NVTX, no error
+    monkeypatch.setattr(_session, "_NVTX", {})
+    with profiler.time_range("plain"):
+        pass
+    assert len(calls) == 4
