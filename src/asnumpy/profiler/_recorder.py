@@ -42,7 +42,7 @@ from .._core._launch import nested_device
 from .._core.ndarray import ndarray as _ndarray
 from ..runtime.stream import Event
 
-__all__ = ["OP", "MEM", "WAIT", "FALLBACK", "RANGE", "Recorder", "call_site"]
+__all__ = ["OP", "MEM", "WAIT", "FALLBACK", "RANGE", "Recorder", "device_interval"]
 
 OP, MEM, WAIT, FALLBACK, RANGE = range(5)
 # positions in an OP event that are filled in as the work is queued
@@ -69,14 +69,6 @@ def _outside_frame(frame):
     while frame is not None and _is_internal(frame.f_code.co_filename):
         frame = frame.f_back
     return frame
-
-
-def call_site(depth: int = 1):
-    """``(file, line, function)`` of the innermost frame outside asnumpy and NumPy (from
-    ``depth`` frames up), or None."""
-    frame = _outside_frame(sys._getframe(depth))
-    return None if frame is None else (frame.f_code.co_filename, frame.f_lineno,
-                                       frame.f_code.co_name)
 
 
 def _arrays(values, skip, flat, codes) -> list:
@@ -167,8 +159,9 @@ class Recorder:
         return {code: (dtype.name, dtype.itemsize) for dtype, code in list(self._codes.items())}
 
     def site(self, path):
-        """The call site (:func:`call_site`), one shared tuple per code line; None while
-        no session wants call sites (``profile(call_sites=False)``).
+        """``(file, line, function)`` of the innermost frame outside asnumpy and NumPy, one
+        shared tuple per code line; None while no session wants call sites
+        (``profile(call_sites=False)``).
 
         Every seam's report is at least four frames below its caller's code (this
         method, the observer's, the seam's, the function around it): those are

@@ -4,9 +4,9 @@
 reads it once and, when it is None, does exactly what it did before.  The
 seams (each names this module):
 
-* ``_core/_launch.queue``: every kernel launched by name, every copy between
-  host and device and between devices, every user kernel and fused kernel
-  (``observer.launched``);
+* :func:`queue_work` (here): every kernel launched by name, every copy
+  between host and device and between devices, every user kernel and fused
+  kernel (``observer.launched``);
 * the ufunc plan's launch (``_core/ufuncs/ufunc.py``) and the lean paths that
   call NumPy at once on the caller's thread -- the fast lane, a held plan's
   lean call, ``mean``'s (``observer.called``);
@@ -89,4 +89,3 @@ def queue_work(stream, name, kind, work, *args, detail=None, reads=None, writes=
     else:
         current.launched(name, kind, stream, work, args, detail=detail, reads=reads,
                           writes=writes)
-

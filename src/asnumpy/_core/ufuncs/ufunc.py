@@ -18,8 +18,8 @@ hands a plan to the user for loops that call one op many times.
 from __future__ import annotations
 
 import copy
-import time
 import inspect
+import time
 import warnings
 
 import numpy as np
