@@ -232,6 +232,17 @@ def cuda_packages_line() -> str:
                                 "none (pip install 'asnumpy[cuda13]' or 'asnumpy[cuda12]')")
 
 
+def call_path_line() -> str:
+    """Which call path small cpu calls take: the compiled one, or the Python one and why."""
+    from ._core import compiled
+
+    path = compiled.path()
+    if path == "compiled":
+        return "call path: compiled (asnumpy._core._compiled)"
+    advice = "; installing with a C compiler builds it" if "not built" in path else ""
+    return f"call path: {path.replace('python: ', 'python (')}{advice})"
+
+
 def _slug(device) -> str:
     device = ap.Device(device)
     if device.kind == "cpu":
@@ -299,7 +310,7 @@ def main(argv=None) -> int:
 
     header = (f"asnumpy {ap.__version__}, NumPy {np.__version__}, Python "
               f"{platform.python_version()}, {platform.system()} {platform.machine()}")
-    report = [header, cuda_packages_line()]
+    report = [header, cuda_packages_line(), call_path_line()]
     devices, ok = _selected_devices(options.device, report)
     saved = []
     for device in devices:

@@ -96,7 +96,7 @@ class memmap(ndarray):
             block, buffer = buffer, _CopyOfMapping(buffer)
             if mapped.mode in _WRITTEN_BACK:
                 weakref.finalize(buffer, _write_back, block, *layout, mapped)
-        self = object.__new__(cls)
+        self = ndarray.__new__(cls)      # (ArrayFields': object.__new__ refuses it)
         self._adopt(buffer, *layout[:4], device, source._base)
         self._writeable = mapped.flags.writeable
         self._map = mapped

@@ -23,13 +23,14 @@ from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 from ..runtime.stream import get_current_stream
 from . import _layout
+from .compiled import ArrayFields
 from ._launch import check_same_device, empty, launch, register_array_class
 from . import _host_device_copies as copies  # host <-> device copies (get, to, from_numpy)
 from .._errors import read_only_error, user_stacklevel
 
 __all__ = ["ndarray", "Flags"]
 
-_new_object = object.__new__
+_new_object = ArrayFields.__new__      # (a compiled base class refuses object.__new__)
 
 
 class Flags:
@@ -136,7 +137,7 @@ class Flags:
         return "\n".join(f"  {name} : {self[name]}" for name in names) + "\n"
 
 
-class ndarray:
+class ndarray(ArrayFields):
     """An n-dimensional array in the memory of one device.
 
     Parameters
@@ -164,8 +165,9 @@ class ndarray:
     ``asnumpy/_core/ndarray_members.py``, which attaches them.
     """
 
-    __slots__ = ("_buffer", "_shape", "_strides", "_offset", "_dtype", "_device", "_base",
-                 "_writeable", "_native", "__weakref__")
+    # the fields (_buffer, _shape, _strides, _offset, _dtype, _device, _base, _writeable,
+    # _native) and weak references are ArrayFields' (compiled.py)
+    __slots__ = ()
     # NumPy's dispatch protocols (__array_ufunc__, __array_function__) and the
     # other interop protocols come from the asnumpy._interop package (ndarray_members.py):
     # numpy.sum(a) runs asnumpy.sum; numpy.asarray(a) is a view on cpu only.
@@ -194,7 +196,7 @@ class ndarray:
 
     @classmethod
     def _from_buffer(cls, buffer, shape, dtype, strides, offset, device, base=None):
-        array = object.__new__(cls)
+        array = _new_object(cls)
         # _adopt, inlined: this is on every op's path
         array._buffer = buffer
         array._shape = shape
@@ -222,7 +224,7 @@ class ndarray:
                                     native.dtype, native.strides, 0, device)
             np.copyto(device.numpy_loops.view(made), native)
             return made
-        array = object.__new__(cls)
+        array = _new_object(cls)
         array._buffer = None
         array._shape = native.shape
         array._strides = native.strides

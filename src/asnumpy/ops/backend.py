@@ -37,10 +37,15 @@ class PreparedUfunc(NamedTuple):
     the single result instead (back ends whose kernels are NumPy's loops:
     the caller adopts it as the output's memory, as the cpu fast lane does),
     or None for a call it leaves to ``launch``.
+    ``direct``, where not None, is ``(call, work)``: both are one call of the
+    NumPy callable ``call`` on the operands' NumPy views (with ``out=`` for
+    ``launch``) while ``work`` stays under the loop kernels' ``SPLIT_MIN_WORK``,
+    which a compiled held call (asnumpy._core.compiled) makes itself.
     """
 
     launch: Callable[[tuple, tuple, Any], None]
     compute: Callable[[tuple], np.ndarray] | None = None
+    direct: tuple | None = None
 
 
 @runtime_checkable

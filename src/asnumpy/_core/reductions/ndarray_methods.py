@@ -8,9 +8,9 @@ raises TypeError for others, as NumPy does.
 
 from __future__ import annotations
 
-import functools
 
 from ..ndarray_members import attach, make_method
+from .. import compiled
 from ..ufuncs import UFUNCS
 from . import basic, cumulative, indices, statistics
 
@@ -42,23 +42,9 @@ _METHODS = {
 _LANES = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
 
 
-def _with_lane(method, lane):
-    """``method``, first trying ``lane(self)`` when called without arguments."""
-
-    @functools.wraps(method)
-    def with_lane(self, *args, **kwargs):
-        if not args and not kwargs:
-            result = lane(self)
-            if result is not None:
-                return result
-        return method(self, *args, **kwargs)
-
-    return with_lane
-
-
 # the ndarray members this module gives (ndarray_members.py attaches them)
 NDARRAY_MEMBERS = {**_METHODS, **{
-    name: _with_lane(make_method(name, *_METHODS[name]), UFUNCS[ufunc_name]._reduce_lane)
+    name: compiled.shortcut(UFUNCS[ufunc_name]._reduce_lane, make_method(name, *_METHODS[name]))
     for name, ufunc_name in _LANES.items()}}
 
 attach(__name__, NDARRAY_MEMBERS)

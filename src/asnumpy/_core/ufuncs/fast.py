@@ -57,8 +57,9 @@ from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
 from ..ndarray import ndarray
 from ...ops.ufuncs import kernel_key
+from .. import compiled
 
-__all__ = ["binary_lanes", "no_lane", "reduce_lane", "unary_lanes"]
+__all__ = ["binary_lanes", "lane_costs", "no_lane", "reduce_lane", "unary_lanes"]
 
 _WEAK_SCALARS = frozenset((int, float, complex))
 _NUMPY_DTYPES = frozenset(np.dtype(d) for d in SUPPORTED_DTYPES if np.dtype(d).isbuiltin)
@@ -92,6 +93,17 @@ def _cost(loops, numpy_ufunc, operands):
     if not _NUMPY_DTYPES.issuperset(loop):
         return 0, None
     return loop[-1].itemsize * loops.direct_weight(kernel_key(numpy_ufunc), loop), loop[-1]
+
+
+def lane_costs(numpy_ufunc):
+    """``cost_of(loops, key)``: ``(cost, result itemsize)`` as :func:`_cost` finds them, for
+    a compiled lane (compiled.py), which keeps its own cache of them."""
+
+    def cost_of(loops, key):
+        cost, dtype = _cost(loops, numpy_ufunc, key)
+        return cost, 0 if dtype is None else dtype.itemsize
+
+    return cost_of
 
 
 def _into_pool(call, device, operands, dtype, shape):
@@ -314,7 +326,9 @@ def binary_lanes(numpy_ufunc, fallback=no_lane, gate=lean_gate):
             return _refused(error, on)
         return out
 
-    return lane, lane_out
+    cost_of = lane_costs(f)
+    return (compiled.lane(compiled.BINARY, compiled.PLAIN, f, lane, cost_of, gate),
+            compiled.lane(compiled.BINARY_OUT, compiled.PLAIN, f, lane_out, cost_of, gate))
 
 
 def unary_lanes(numpy_ufunc, gate=lean_gate):
@@ -379,7 +393,9 @@ def unary_lanes(numpy_ufunc, gate=lean_gate):
             return _refused(error, on)
         return out
 
-    return lane, lane_out
+    cost_of = lane_costs(f)
+    return (compiled.lane(compiled.UNARY, compiled.PLAIN, f, lane, cost_of, gate),
+            compiled.lane(compiled.UNARY_OUT, compiled.PLAIN, f, lane_out, cost_of, gate))
 
 
 def reduce_lane(numpy_ufunc, gate=lean_gate):
@@ -408,4 +424,8 @@ def reduce_lane(numpy_ufunc, gate=lean_gate):
             return None
         return _adopt(_asarray(result), device)
 
-    return lane
+    return compiled.lane(compiled.REDUCE, compiled.PLAIN, reduce, lane, None, gate, name)
+
+
+# the compiled lanes' view of this module (POOL_MIN_BYTES, read at each call) and rules
+compiled.configure(ndarray, globals(), _NUMPY_DTYPES, _refused)

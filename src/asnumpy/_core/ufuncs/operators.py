@@ -20,7 +20,9 @@ import numpy as np
 from .._host_device_copies import from_host
 from ..ndarray import ndarray
 from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, power_shortcut
-from .fast import binary_lanes, no_lane
+from .. import compiled
+from .fast import lane_costs, binary_lanes, no_lane
+from ...runtime._state import lean_gate
 
 __all__ = ["operator_members"]
 
@@ -64,10 +66,17 @@ def _binary(ufunc, form, op):
             return NotImplemented
         return call(ufunc, self, other)
 
-    if form == "__{}__" and ufunc._lane is not None:
-        # the forward form is the lane itself, with the general path as its fallback:
-        # one Python function for a + b (fast.py)
-        operator = binary_lanes(ufunc._numpy, fallback=operator)[0]
+    if ufunc._lane is not None:
+        if form == "__{}__":
+            # the forward form is the lane itself, with the general path as its fallback:
+            # one Python function for a + b (fast.py)
+            operator = binary_lanes(ufunc._numpy, fallback=operator)[0]
+        else:
+            # the compiled path's common case first (compiled.py), this operator for the rest
+            kind = compiled.BINARY_OUT if in_place else compiled.BINARY
+            form_code = compiled.INPLACE if in_place else compiled.REFLECTED
+            operator = compiled.lane(kind, form_code, ufunc._numpy, operator,
+                                     lane_costs(ufunc._numpy), lean_gate)
 
     operator.__name__ = operator.__qualname__ = form.format(op)
     operator.__doc__ = doc.format(ufunc.__name__)
@@ -93,7 +102,8 @@ def _comparison(ufunc, dunder):
 
     operator.__name__ = operator.__qualname__ = dunder
     operator.__doc__ = f"Return ``asnumpy.{ufunc.__name__}(self, other)``."
-    return operator
+    return compiled.lane(compiled.BINARY, compiled.PLAIN, ufunc._numpy, operator,
+                         lane_costs(ufunc._numpy), lean_gate)
 
 
 def _object_comparison(array, other, dunder, error):
@@ -126,7 +136,8 @@ def _unary(ufunc, dunder):
 
     operator.__name__ = operator.__qualname__ = dunder
     operator.__doc__ = f"Return ``asnumpy.{ufunc.__name__}(self)``."
-    return operator
+    return compiled.lane(compiled.UNARY, compiled.PLAIN, ufunc._numpy, operator,
+                         lane_costs(ufunc._numpy), lean_gate)
 
 
 def _fast_power(ufuncs, array, exponent):

@@ -33,6 +33,7 @@ from .._launch import check_same_device, errstate_wrapped, resolve_stream
 from .. import _layout
 from .._layout import check_order, contiguous_strides
 from ..ndarray import ndarray
+from .. import compiled
 from . import _shapes
 from ...ops.ufuncs import kernel_key
 from .fast import POOL_MIN_BYTES, binary_lanes, reduce_lane, unary_lanes
@@ -68,7 +69,7 @@ _MIRRORED = {"less": "greater", "less_equal": "greater_equal", "greater": "less"
              "greater_equal": "less_equal", "equal": "equal", "not_equal": "not_equal"}
 
 
-class ufunc:
+class ufunc(compiled.UfuncBase):
     """A universal function on asnumpy arrays, following ``numpy.<name>``.
 
     Attributes ``nin``, ``nout``, ``nargs``, ``ntypes``, ``types``,
@@ -113,7 +114,9 @@ class ufunc:
 
     # -- calling ------------------------------------------------------------
 
-    def __call__(self, *args, out=_NO_OUT, **kwargs):
+    def _python_call(self, *args, out=_NO_OUT, **kwargs):
+        """``ufunc.__call__`` on the Python path: the fast lanes, then the general call
+        (compiled.UfuncBase makes the same steps in C)."""
         lane = self._lane
         if lane is not None and not kwargs and len(args) == self.nin:
             if out is _NO_OUT:
@@ -123,6 +126,14 @@ class ufunc:
                                         else out)
             if result is not None:
                 return result
+        return self._called(args, out, kwargs)
+
+    def _call_general(self, args, kwargs):
+        """The general call of the compiled ``__call__`` (``kwargs`` is its own copy)."""
+        return self._called(args, kwargs.pop("out", _NO_OUT), kwargs)
+
+    def _called(self, args, out, kwargs):
+        """The call past the fast lanes (``out`` is ``_NO_OUT`` without ``out=``)."""
         if out is not _NO_OUT:          # (a keyword of its own: the lane's test is cheaper)
             kwargs["out"] = out
         if len(args) == self.nin:
@@ -294,7 +305,13 @@ def _convert_ints(numpy_ufunc, inputs, dtypes, nout, resolve_options):
             np.asarray(value, dtype=_INT64 if dtype == _BOOL else dtype)
 
 
-class Plan:
+ufunc._python_call.__qualname__ = "ufunc.__call__"
+if compiled.UfuncBase is object:
+    # the Python path: the class's own __call__ (with the compiled path, UfuncBase's)
+    ufunc.__call__ = ufunc._python_call
+
+
+class Plan(compiled.PlanBase):
     """A ufunc call planned for one signature; call it to launch.
 
     Attributes
@@ -356,11 +373,18 @@ class Plan:
         self._key = (_signature_key(inputs), None if where is None else _signature_key((where,)))
         self._matches = _layout_matcher(inputs, device)
 
+    def __copy__(self) -> "Plan":
+        # (the compiled base class keeps _lean out of __dict__: copy.copy's default misses it)
+        made = Plan.__new__(Plan)
+        made.__dict__.update(self.__dict__)
+        made._lean = self._lean
+        return made
+
     def __repr__(self):
         loop = ",".join(d.char for d in self.loop)
         return f"<asnumpy.Plan {self.ufunc.__name__} loop={loop} shape={self.shape} on {self.device}>"
 
-    def __call__(self, *args, out=None, where=None, stream=None):
+    def _call_python(self, *args, out=None, where=None, stream=None):
         """Launch the plan on ``args`` (same signature as planned), on ``stream``.
 
         ``out``, when given, must have the planned output's shape and dtype;
@@ -476,6 +500,14 @@ class Plan:
             for out, (shape, dtype, strides, nbytes) in zip(outs, self._out_layouts))
 
 
+# (errors about its arguments name Plan.__call__, whichever path calls it)
+Plan._call_python.__qualname__ = "Plan.__call__"
+if compiled.PlanBase is object:
+    # the Python path: the class's own __call__ (with the compiled path, PlanBase's: the
+    # held call in C, then this)
+    Plan.__call__ = Plan._call_python
+
+
 def _traced_operand(values):
     """The first operand that records calls instead of running them, or None.
 
@@ -528,7 +560,7 @@ def _lean_call(plan, prepared, gate=lean_gate):
             return out
         return None
 
-    return lean
+    return compiled.held_call(lean, gate, prepared, plan)
 
 
 # the gate of a held plan's inner lean call: never raised (see _lean_call)

@@ -236,7 +236,7 @@ def prepare_ufunc(name, loop, outs, inputs, where) -> PreparedUfunc:
             result = call(view(x) if xn is None else xn)
         return result if type(result) is _ndarray else np.asarray(result)
 
-    return PreparedUfunc(launch, compute)
+    return PreparedUfunc(launch, compute, (call, nbytes * weight))
 
 
 def direct_weight(name, loop) -> int:
