@@ -39,8 +39,8 @@ def _load():
         return None, "turned off by ASNUMPY_COMPILED=0"
     try:
         from . import _compiled
-    except ImportError as error:     # not built: installed where no C compiler was found
-        return None, f"not built ({error})"
+    except ImportError:              # not built: installed where no C compiler was found
+        return None, "not built (no asnumpy._core._compiled extension)"
     return _compiled, ""
 
 

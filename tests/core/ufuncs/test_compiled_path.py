@@ -13,6 +13,7 @@ pass through both paths (CI also installs without a compiler).
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import subprocess
 import sys
@@ -30,7 +31,8 @@ from asnumpy.testing import assert_array_equal
 
 pytestmark = pytest.mark.cpu_default("the compiled lanes serve devices that run NumPy's loops")
 
-_BUILT = any(Path(compiled.__file__).parent.glob("_compiled.*"))
+_BUILT = any((Path(compiled.__file__).parent / f"_compiled{suffix}").exists()
+             for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 needs_compiled = pytest.mark.skipif(
     compiled.path() != "compiled", reason=f"the compiled path is not in use ({compiled.path()})")
 
