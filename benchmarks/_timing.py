@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import os
+import re
 import platform
 import statistics
 import sys
@@ -41,10 +42,27 @@ RESULTS = Path(__file__).resolve().parent / "results"
 """Where ``--save`` writes recorded figures."""
 
 
+def cpu_kind() -> str:
+    """The processor's kind in a results file name: the first two words of its model name
+    and its widest x86 vector extension (``amd-epyc-avx512``, ``intel-xeon-avx2``)."""
+    words = re.findall(r"[a-z0-9]+", _processor().split("(")[0].lower())
+    words = [w for w in words if w not in ("r", "tm", "cpu", "processor")][:2]
+    flags = ""
+    try:
+        with open("/proc/cpuinfo") as info:
+            flags = next((line for line in info if line.startswith("flags")), "")
+    except OSError:
+        pass
+    simd = next((name for name in ("avx512f", "avx2", "avx") if f" {name}" in flags), "")
+    return "-".join(words + ([simd.replace("avx512f", "avx512")] if simd else [])) or "cpu"
+
+
 def machine_slug(device) -> str:
-    """The machine part of a results file name: ``cpu-2core`` (device kind, usable cores)."""
+    """The machine part of a results file name: ``cpu-2core-amd-epyc-avx512`` (device kind,
+    usable cores, processor kind: :func:`cpu_kind`); files recorded before issue 28 lack
+    the processor's kind (those were a 2-vCPU AMD EPYC with AVX2)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return f"{str(device).split(':')[0]}-{cores}core"
+    return f"{str(device).split(':')[0]}-{cores}core-{cpu_kind()}"
 
 
 def host_times(function, repeats, warmup=0):

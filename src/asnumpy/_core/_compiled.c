@@ -804,29 +804,56 @@ static PyTypeObject Shortcut_Type = {
  * tp_call, which the Python subclass inherits (it defines no __call__). */
 typedef struct {
     PyObject_HEAD
+    vectorcallfunc vectorcall;
     PyObject *lane, *lane_out, *nin;
 } UfuncBase;
 
 static PyObject *str_call_general;
 
+/* The general call: ufunc._call_general(args, kwargs) (planning, broadcasting, ...). */
 static PyObject *
-ufunc_base_call(PyObject *op, PyObject *args, PyObject *kwargs)
+ufunc_general(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *positional = PyTuple_New(nargs), *kwargs = positional ? PyDict_New() : NULL;
+    PyObject *general = kwargs ? PyObject_GetAttr(op, str_call_general) : NULL, *result = NULL;
+    if (general != NULL) {
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(positional, i, args[i]);
+        }
+        Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, i = 0;
+        for (; i < nkw; i++)
+            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+                break;
+        if (i == nkw)
+            result = PyObject_CallFunctionObjArgs(general, positional, kwargs, NULL);
+    }
+    Py_XDECREF(positional);
+    Py_XDECREF(kwargs);
+    Py_XDECREF(general);
+    return result;
+}
+
+static PyObject *
+ufunc_base_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     UfuncBase *self = (UfuncBase *)op;
-    Py_ssize_t nargs = PyTuple_GET_SIZE(args);
-    Py_ssize_t nkw = kwargs ? PyDict_GET_SIZE(kwargs) : 0;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     Py_ssize_t nin = self->nin && PyLong_CheckExact(self->nin) ? PyLong_AsSsize_t(self->nin)
                                                               : -1;
-    PyObject *out = NULL;
-    if (nkw == 1) {
-        out = PyDict_GetItemWithError(kwargs, PyTuple_GET_ITEM(str_out_kw, 0));  /* borrowed */
-        if (out == NULL && PyErr_Occurred())
-            return NULL;
+    PyObject *out = NULL, *lane = NULL;
+    if (nkw == 0)
+        lane = self->lane;
+    else if (nkw == 1 && PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0),
+                                           PyTuple_GET_ITEM(str_out_kw, 0)) == 0) {
+        lane = self->lane_out;
+        out = args[nargs];
     }
-    PyObject *lane = nkw == 0 ? self->lane : out ? self->lane_out : NULL;
+    if (PyErr_Occurred())
+        return NULL;
     if (lane && lane != Py_None && nin == nargs && nin >= 1 && nin <= 2) {
-        PyObject *operands[3] = {PyTuple_GET_ITEM(args, 0),
-                                 nin > 1 ? PyTuple_GET_ITEM(args, 1) : NULL, NULL};
+        PyObject *operands[3] = {args[0], nin > 1 ? args[1] : NULL, NULL};
         if (out) {
             if (PyTuple_CheckExact(out) && PyTuple_GET_SIZE(out) == 1)
                 out = PyTuple_GET_ITEM(out, 0);
@@ -837,17 +864,23 @@ ufunc_base_call(PyObject *op, PyObject *args, PyObject *kwargs)
             return result;
         Py_DECREF(result);
     }
-    else if (PyErr_Occurred())
-        return NULL;
-    /* the general call (ufunc._call_general(args, kwargs): planning, broadcasting, ...) */
-    PyObject *general = PyObject_GetAttr(op, str_call_general);
-    if (general == NULL)
-        return NULL;
-    PyObject *copy = kwargs ? PyDict_Copy(kwargs) : PyDict_New();
-    PyObject *result = copy ? PyObject_CallFunctionObjArgs(general, args, copy, NULL) : NULL;
-    Py_XDECREF(copy);
-    Py_DECREF(general);
-    return result;
+    return ufunc_general(op, args, nargs, kwnames);
+}
+
+/* A call with a tuple and a dict (PyObject_Call): the vectorcall above. */
+static PyObject *
+ufunc_base_call(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return PyVectorcall_Call(op, args, kwargs);
+}
+
+static PyObject *
+ufunc_base_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    UfuncBase *self = (UfuncBase *)type->tp_alloc(type, 0);
+    if (self != NULL)
+        self->vectorcall = ufunc_base_vectorcall;
+    return (PyObject *)self;
 }
 
 static int
@@ -888,14 +921,16 @@ static PyTypeObject UfuncBase_Type = {
     .tp_name = "asnumpy._core._compiled.UfuncBase",
     .tp_basicsize = sizeof(UfuncBase),
     .tp_dealloc = ufunc_base_dealloc,
+    .tp_vectorcall_offset = offsetof(UfuncBase, vectorcall),
     .tp_call = ufunc_base_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+                Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "The base class of asnumpy.ufunc: a call takes the fast lanes first (a call "
               "without keywords but out=), then the ufunc's general call.",
     .tp_traverse = (traverseproc)ufunc_base_traverse,
     .tp_clear = (inquiry)ufunc_base_clear,
     .tp_members = ufunc_base_members,
-    .tp_new = PyType_GenericNew,
+    .tp_new = ufunc_base_new,
 };
 
 /* ---- GetItem: a[i] and a[i:j:k] on the first axis -------------------------- */
@@ -906,6 +941,39 @@ typedef struct {
     PyObject *dict;
     PyObject *python;     /* ndarray.__getitem__ in Python: every other key */
 } GetItem;
+
+/* NumPy's view native[start::step] of ``length`` elements along the first axis (what
+ * native[key] gives for a slice, made without NumPy's index parsing): a view inside
+ * native's own layout, sharing its memory, flags and base. */
+static PyObject *
+slice_native(PyObject *native, Py_ssize_t start, Py_ssize_t length, Py_ssize_t step)
+{
+    PyArrayObject *parent = (PyArrayObject *)native;
+    int ndim = PyArray_NDIM(parent);
+    if (Py_TYPE(native) != numpy_type || ndim < 1 || ndim > NPY_MAXDIMS)
+        return PyErr_Format(PyExc_TypeError, "asnumpy._compiled: no NumPy view to slice");
+    npy_intp dims[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    for (int i = 0; i < ndim; i++) {
+        dims[i] = PyArray_DIMS(parent)[i];
+        strides[i] = PyArray_STRIDES(parent)[i];
+    }
+    char *data = PyArray_BYTES(parent) + (length ? start * strides[0] : 0);
+    dims[0] = length;
+    strides[0] = length ? strides[0] * step : strides[0];
+    PyArray_Descr *descr = PyArray_DESCR(parent);
+    Py_INCREF(descr);                                   /* (stolen by the constructor) */
+    int flags = PyArray_FLAGS(parent) & NPY_ARRAY_WRITEABLE;
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, ndim, dims, strides, data,
+                                          flags, NULL);
+    if (view == NULL)
+        return NULL;
+    Py_INCREF(native);
+    if (PyArray_SetBaseObject((PyArrayObject *)view, native) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
 
 static PyObject *
 getitem_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -983,7 +1051,7 @@ getitem_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject 
             PyTuple_SET_ITEM(new_strides, i, stride_i);
         }
         if (native != Py_None) {               /* NumPy's view of the same layout, cached */
-            view_native = PyObject_GetItem(native, key);
+            view_native = slice_native(native, start, length, step);
             if (view_native == NULL) {
                 Py_DECREF(new_shape);
                 Py_DECREF(new_strides);
@@ -1396,36 +1464,59 @@ static PyTypeObject Held_Type = {
 
 typedef struct {
     PyObject_HEAD
+    vectorcallfunc vectorcall;
     PyObject *lean;       /* the held call (a Held, a Python function) or None */
 } PlanBase;
 
 static PyObject *str_call_python;
 
 static PyObject *
-plan_base_call(PyObject *op, PyObject *args, PyObject *kwargs)
+plan_base_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     PlanBase *self = (PlanBase *)op;
-    Py_ssize_t nkw = kwargs ? PyDict_GET_SIZE(kwargs) : 0;
-    if (self->lean && Py_TYPE(self->lean) == &Held_Type && nkw <= 1) {
-        PyObject *out = nkw ? PyDict_GetItemWithError(kwargs, PyTuple_GET_ITEM(str_out_kw, 0))
-                            : Py_None;
-        if (out == NULL && PyErr_Occurred())
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (self->lean && Py_TYPE(self->lean) == &Held_Type && (nkw == 0 || (nkw == 1 &&
+            PyUnicode_Compare(PyTuple_GET_ITEM(kwnames, 0), PyTuple_GET_ITEM(str_out_kw, 0))
+            == 0))) {
+        PyObject *operands = PyTuple_New(nargs);
+        if (operands == NULL)
             return NULL;
-        if (out != NULL) {
-            PyObject *call[2] = {args, out};
-            PyObject *result = held_vectorcall(self->lean, call, 2, NULL);
-            if (result != Py_None)
-                return result;
-            Py_DECREF(result);
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            Py_INCREF(args[i]);
+            PyTuple_SET_ITEM(operands, i, args[i]);
         }
+        PyObject *call[2] = {operands, nkw ? args[nargs] : Py_None};
+        PyObject *result = held_vectorcall(self->lean, call, 2, NULL);
+        Py_DECREF(operands);
+        if (result != Py_None)
+            return result;
+        Py_DECREF(result);
     }
+    else if (PyErr_Occurred())
+        return NULL;
     /* Plan._call_python(*args, **kwargs): the call as the Python path makes it */
     PyObject *python = PyObject_GetAttr(op, str_call_python);
     if (python == NULL)
         return NULL;
-    PyObject *result = PyObject_Call(python, args, kwargs);
+    PyObject *result = PyObject_Vectorcall(python, args, nargs, kwnames);
     Py_DECREF(python);
     return result;
+}
+
+static PyObject *
+plan_base_call(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    return PyVectorcall_Call(op, args, kwargs);
+}
+
+static PyObject *
+plan_base_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PlanBase *self = (PlanBase *)type->tp_alloc(type, 0);
+    if (self != NULL)
+        self->vectorcall = plan_base_vectorcall;
+    return (PyObject *)self;
 }
 
 static int
@@ -1460,14 +1551,16 @@ static PyTypeObject PlanBase_Type = {
     .tp_name = "asnumpy._core._compiled.PlanBase",
     .tp_basicsize = sizeof(PlanBase),
     .tp_dealloc = plan_base_dealloc,
+    .tp_vectorcall_offset = offsetof(PlanBase, vectorcall),
     .tp_call = plan_base_call,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+                Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "The base class of asnumpy.Plan: a call takes the held call first, then the "
               "plan's Python call.",
     .tp_traverse = (traverseproc)plan_base_traverse,
     .tp_clear = (inquiry)plan_base_clear,
     .tp_members = plan_base_members,
-    .tp_new = PyType_GenericNew,
+    .tp_new = plan_base_new,
 };
 
 /* ---- ArrayFields: the storage of asnumpy.ndarray ---------------------------- */
@@ -1524,7 +1617,31 @@ static PyTypeObject ArrayFields_Type = {
 
 /* ---- module -------------------------------------------------------------- */
 
+/* Python 3.11 does not give a heap subclass its base's vectorcall (3.12 does, when the
+ * subclass defines no __call__): asnumpy.ufunc and Plan ask for it here, once. */
+static PyObject *
+inherit_vectorcall(PyObject *module, PyObject *type_object)
+{
+    if (!PyType_Check(type_object)) {
+        PyErr_SetString(PyExc_TypeError, "inherit_vectorcall() takes a class");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)type_object, *base = type->tp_base;
+    if ((base != &UfuncBase_Type && base != &PlanBase_Type) ||
+        type->tp_call != base->tp_call) {
+        PyErr_Format(PyExc_TypeError, "inherit_vectorcall(): %s is no direct subclass of a "
+                     "compiled base that keeps its call", type->tp_name);
+        return NULL;
+    }
+    type->tp_vectorcall_offset = base->tp_vectorcall_offset;
+    type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"inherit_vectorcall", inherit_vectorcall, METH_O,
+     "inherit_vectorcall(cls): cls, a direct subclass of UfuncBase or PlanBase that defines "
+     "no __call__, is called through its base's vectorcall."},
     {"configure", configure, METH_VARARGS,
      "configure(ndarray, numpy.ndarray, Device, numpy.asarray, accounting_pools, lane globals, "
      "NumPy's dtypes): what the lanes read; called once by asnumpy._core.compiled."},

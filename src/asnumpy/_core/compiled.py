@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 
 __all__ = ["ArrayFields", "BINARY", "BINARY_OUT", "INPLACE", "PLAIN", "PlanBase", "REDUCE",
-           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "lane",
+           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane",
            "path", "shortcut"]
 
 # a lane's kind (what it computes) and form (how an operator's arguments map onto it)
@@ -124,6 +125,14 @@ def shortcut(fast, slow):
         return slow(self, *args, **kwargs)
 
     return with_fast
+
+
+def keep_compiled_call(cls) -> None:
+    """Call instances of ``cls`` (a direct subclass of :data:`UfuncBase` or
+    :data:`PlanBase` with no ``__call__`` of its own) through the base's vectorcall, which
+    Python 3.11 does not pass on to subclasses by itself; nothing on the Python path."""
+    if _compiled is not None and sys.version_info < (3, 12):
+        _compiled.inherit_vectorcall(cls)
 
 
 def held_call(lean, gate, prepared, plan):
