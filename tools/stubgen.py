@@ -491,12 +491,17 @@ class _Writer:
     def members(self, cls: type) -> dict:
         """`cls`'s attributes, with those it inherits from classes no stub names (a
         private base such as the polynomial series'), the nearest definition first."""
+        from asnumpy._core import compiled
+
         members: dict = {}
         for base in cls.__mro__:
             if base is not cls and (base is object or id(base) in self.owner
                                     or base.__module__ == "builtins"):
                 break
-            for attribute, raw in vars(base).items():
+            if base in compiled.COMPILED_BASES:
+                continue                  # the compiled path's storage and calls: not API
+            # (the stubs are the Python path's: a compiled member as what it stands for)
+            for attribute, raw in compiled.python_members(base).items():
                 members.setdefault(attribute, raw)
         return members
 

@@ -25,8 +25,8 @@ import numpy as np
 from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 
-__all__ = ["ArrayFields", "BINARY", "BINARY_OUT", "INPLACE", "PLAIN", "PlanBase", "REDUCE",
-           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane",
+__all__ = ["ArrayFields", "BINARY", "COMPILED_BASES", "BINARY_OUT", "INPLACE", "PLAIN", "PlanBase", "REDUCE",
+           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane", "python_members",
            "path", "shortcut"]
 
 # a lane's kind (what it computes) and form (how an operator's arguments map onto it)
@@ -90,9 +90,10 @@ def _named(made, like):
     """``made`` with the name, documentation and signature of the Python ``like``."""
     functools.update_wrapper(made, like, assigned=("__module__", "__name__", "__qualname__",
                                                    "__doc__"), updated=())
-    sig = getattr(like, "__signature__", None)
-    if sig is not None:
-        made.__signature__ = sig
+    # (update_wrapper sets __wrapped__: inspect.signature(made) is like's own)
+    signature = getattr(like, "__signature__", None)
+    if signature is not None:
+        made.__signature__ = signature
     return made
 
 
@@ -127,12 +128,37 @@ def shortcut(fast, slow):
     return with_fast
 
 
-def keep_compiled_call(cls) -> None:
+# class -> the Python function its compiled base's __call__ stands for (keep_compiled_call)
+_PYTHON_CALLS: dict = {}
+# the base classes that are the extension's types (none on the Python path)
+COMPILED_BASES = () if _compiled is None else (ArrayFields, UfuncBase, PlanBase)
+
+
+def keep_compiled_call(cls, python_call) -> None:
     """Call instances of ``cls`` (a direct subclass of :data:`UfuncBase` or
     :data:`PlanBase` with no ``__call__`` of its own) through the base's vectorcall, which
-    Python 3.11 does not pass on to subclasses by itself; nothing on the Python path."""
+    Python 3.11 does not pass on to subclasses by itself; ``python_call`` is the Python
+    function that call stands for (the Python path's ``__call__``)."""
+    _PYTHON_CALLS[cls] = python_call
     if _compiled is not None and sys.version_info < (3, 12):
         _compiled.inherit_vectorcall(cls)
+
+
+def python_members(cls) -> dict:
+    """``vars(cls)`` as the Python path defines it: every compiled member (a lane, a
+    ``Field``, ``__getitem__``, a ``Shortcut``) as the Python object it stands for, and
+    ``__call__`` where a compiled base class makes it (tools/stubgen.py reads this)."""
+    members = {}
+    for name, value in vars(cls).items():
+        # (a lane keeps the name, documentation and signature of its Python code itself)
+        if _compiled is not None and isinstance(value, (_compiled.Field, _compiled.GetItem)):
+            value = value.python
+        elif _compiled is not None and isinstance(value, _compiled.Shortcut):
+            value = value.slow
+        members[name] = value
+    if cls in _PYTHON_CALLS and "__call__" not in members:
+        members["__call__"] = _PYTHON_CALLS[cls]
+    return members
 
 
 def held_call(lean, gate, prepared, plan):
@@ -140,8 +166,9 @@ def held_call(lean, gate, prepared, plan):
     commonest case compiled: the planned asnumpy arrays (same dtype objects, shapes,
     strides, device) and a NumPy call the back end made direct (``prepared.direct``).
     ``lean`` itself without the extension, or for any other plan."""
-    key = plan._key[0]
-    if (_compiled is None or prepared.direct is None or not 1 <= len(key) <= 2
+    key = plan._key[0]              # (an object() where the inputs cannot be keyed)
+    if (_compiled is None or prepared.direct is None or type(key) is not tuple
+            or not 1 <= len(key) <= 2
             or any(type(entry) is not tuple for entry in key)):
         return lean
     call, work = prepared.direct

@@ -309,7 +309,7 @@ ufunc._python_call.__qualname__ = "ufunc.__call__"
 if compiled.UfuncBase is object:
     # the Python path: the class's own __call__ (with the compiled path, UfuncBase's)
     ufunc.__call__ = ufunc._python_call
-compiled.keep_compiled_call(ufunc)
+compiled.keep_compiled_call(ufunc, ufunc._python_call)
 
 
 class Plan(compiled.PlanBase):
@@ -507,7 +507,7 @@ if compiled.PlanBase is object:
     # the Python path: the class's own __call__ (with the compiled path, PlanBase's: the
     # held call in C, then this)
     Plan.__call__ = Plan._call_python
-compiled.keep_compiled_call(Plan)
+compiled.keep_compiled_call(Plan, Plan._call_python)
 
 
 def _traced_operand(values):
