@@ -31,6 +31,7 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
+#include <numpy/ufuncobject.h>
 
 /* ---- configuration (set once by configure()) ---------------------------- */
 
@@ -306,9 +307,15 @@ typedef struct {
     PyObject *gate;       /* a list: gate[0] raised -> python */
     PyObject *name;       /* K_REDUCE: the ufunc's kernel name (loops.STANDARD_VALUES) */
     PyObject *costs;      /* key -> (cost, itemsize) */
+    PyObject *direct;     /* dtype key -> the index of its inner loop in the ufunc, or -1 */
     /* the last key's entry (one pair of dtypes or a dtype and a scalar type) */
     PyObject *last_a, *last_b;
     long long last_cost, last_itemsize;
+    /* and its inner loop, where the lane may call it itself (see direct_call) */
+    PyUFuncGenericFunction last_loop;
+    void *last_loop_data;
+    PyArray_Descr *last_out;       /* borrowed: a built-in dtype, never freed */
+    int last_direct;               /* 1: last_loop; 0: NumPy's call; -1: not yet known */
 } Lane;
 
 static PyObject *
@@ -359,7 +366,162 @@ lane_entry(Lane *self, PyObject *loops, PyObject *ka, PyObject *kb, long long *c
     Py_XSETREF(self->last_b, kb);
     self->last_cost = *cost;
     self->last_itemsize = *itemsize;
+    self->last_direct = -1;
     return 1;
+}
+
+/* ---- direct calls of NumPy's inner loop -------------------------------------
+ *
+ * For operands that are C-contiguous, aligned NumPy views of one built-in dtype,
+ * whose loop NumPy resolves without casting, NumPy's call allocates a C-contiguous
+ * result and runs the ufunc's inner loop once over all the elements.  A lane may do
+ * exactly that itself, skipping NumPy's dispatch (most of a small call's time).  The
+ * loop is the ufunc's own entry for those dtypes (its `types` table), and before a
+ * lane trusts it for a pair of dtypes it runs both and compares the results byte for
+ * byte (once per lane and dtypes: a table entry NumPy does not use is never taken).
+ * A loop that sets a floating-point flag or a Python error has its result discarded,
+ * and NumPy's own call computes it again (the output is fresh: nothing else saw it)
+ * and applies numpy.errstate. */
+
+/* The index of ``ufunc``'s loop for inputs of ``descr`` (all ``nin`` of them) that
+ * NumPy resolves without casting, or -1. */
+static int
+loop_index(PyUFuncObject *ufunc, PyArray_Descr *descr, PyArray_Descr **out)
+{
+    int nin = ufunc->nin, nargs = ufunc->nargs;
+    if (ufunc->nout != 1 || nin < 1 || nin > 2 || ufunc->core_enabled ||
+        descr->type_num >= NPY_NTYPES_LEGACY || descr->type_num == NPY_OBJECT ||
+        !PyArray_ISNBO(descr->byteorder) || ufunc->types == NULL || ufunc->functions == NULL)
+        return -1;
+    for (int i = 0; i < ufunc->ntypes; i++) {
+        const char *types = ufunc->types + i * nargs;
+        int match = 1;
+        for (int j = 0; j < nin && match; j++)
+            match = types[j] == descr->type_num;
+        if (match) {
+            if (ufunc->functions[i] == NULL || types[nin] >= NPY_NTYPES_LEGACY ||
+                types[nin] == NPY_OBJECT)
+                return -1;
+            *out = PyArray_DescrFromType(types[nin]);
+            if (*out == NULL) {
+                PyErr_Clear();
+                return -1;
+            }
+            Py_DECREF(*out);                 /* (a built-in dtype: the table keeps it) */
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* ufunc's loop over the ``nin`` views into a new C-contiguous result, or NULL (no error
+ * set) when the loop raised a floating-point flag or an error: NumPy's call then. */
+static PyObject *
+run_loop(PyUFuncGenericFunction loop, void *data, PyArray_Descr *out_descr,
+         PyArrayObject **inputs, int nin)
+{
+    PyArrayObject *first = inputs[0];
+    Py_INCREF(out_descr);
+    PyObject *result = PyArray_NewFromDescr(&PyArray_Type, out_descr, PyArray_NDIM(first),
+                                            PyArray_DIMS(first), NULL, NULL, 0, NULL);
+    if (result == NULL)
+        return NULL;
+    char *pointers[3];
+    npy_intp steps[3], count = PyArray_SIZE(first);
+    for (int i = 0; i < nin; i++) {
+        pointers[i] = PyArray_BYTES(inputs[i]);
+        steps[i] = PyArray_ITEMSIZE(inputs[i]);
+    }
+    pointers[nin] = PyArray_BYTES((PyArrayObject *)result);
+    steps[nin] = out_descr->elsize;
+    PyUFunc_clearfperr();
+    loop(pointers, &count, steps, data);
+    if (PyErr_Occurred() || PyUFunc_getfperr()) {
+        PyErr_Clear();
+        Py_DECREF(result);
+        return NULL;
+    }
+    return result;
+}
+
+/* The lane's direct call on ``nin`` NumPy views of one dtype (see above): its result,
+ * or NULL with no error set for NumPy's own call, or NULL with NumPy's error. */
+static PyObject *
+direct_call(Lane *self, PyObject **natives, int nin)
+{
+    if (self->last_direct == 0 || !PyObject_TypeCheck(self->ufunc, &PyUFunc_Type))
+        return NULL;
+    PyArrayObject *inputs[2];
+    for (int i = 0; i < nin; i++) {
+        inputs[i] = (PyArrayObject *)natives[i];
+        int flags = PyArray_FLAGS(inputs[i]);
+        if (!(flags & NPY_ARRAY_C_CONTIGUOUS) || !(flags & NPY_ARRAY_ALIGNED) ||
+            PyArray_DESCR(inputs[i]) != PyArray_DESCR(inputs[0]) ||
+            PyArray_NDIM(inputs[i]) != PyArray_NDIM(inputs[0]))
+            return NULL;
+    }
+    if (PyArray_NDIM(inputs[0]) < 1 || PyArray_SIZE(inputs[0]) < 1)
+        return NULL;
+    PyUFuncObject *ufunc = (PyUFuncObject *)self->ufunc;
+    if (self->last_direct == -1) {             /* first use for these dtypes: find, check */
+        PyObject *key = (PyObject *)PyArray_DESCR(inputs[0]);
+        PyObject *known = PyDict_GetItemWithError(self->direct, key);
+        if (known == NULL && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+        PyArray_Descr *out = NULL;
+        long index = known ? PyLong_AsLong(known) : loop_index(ufunc, PyArray_DESCR(inputs[0]),
+                                                                &out);
+        if (index >= 0 && out == NULL)
+            loop_index(ufunc, PyArray_DESCR(inputs[0]), &out);
+        if (index < 0 || out == NULL) {
+            self->last_direct = 0;
+            if (!known) {
+                PyObject *minus = PyLong_FromLong(-1);
+                if (minus == NULL || PyDict_SetItem(self->direct, key, minus) < 0)
+                    PyErr_Clear();
+                Py_XDECREF(minus);
+            }
+            return NULL;
+        }
+        PyUFuncGenericFunction loop = ufunc->functions[index];
+        void *data = ufunc->data ? ufunc->data[index] : NULL;
+        if (!known) {                           /* the check: NumPy's call, the loop's */
+            PyObject *mine = run_loop(loop, data, out, inputs, nin);
+            if (mine == NULL)
+                return NULL;                    /* (flags raised: decided another time) */
+            PyObject *theirs = PyObject_Vectorcall(self->ufunc, natives, nin, NULL);
+            if (theirs == NULL) {                /* (NumPy's error: the caller's) */
+                Py_DECREF(mine);
+                return NULL;
+            }
+            int same = Py_TYPE(theirs) == numpy_type &&
+                PyArray_DESCR((PyArrayObject *)theirs) == out &&
+                PyArray_NBYTES((PyArrayObject *)theirs) == PyArray_NBYTES(
+                    (PyArrayObject *)mine) &&
+                PyArray_IS_C_CONTIGUOUS((PyArrayObject *)theirs) &&
+                memcmp(PyArray_BYTES((PyArrayObject *)theirs), PyArray_BYTES(
+                    (PyArrayObject *)mine), PyArray_NBYTES((PyArrayObject *)mine)) == 0;
+            Py_DECREF(mine);
+            PyObject *value = PyLong_FromLong(same ? index : -1);
+            if (value == NULL || PyDict_SetItem(self->direct, key, value) < 0)
+                PyErr_Clear();
+            Py_XDECREF(value);
+            self->last_direct = same;
+            if (same) {
+                self->last_loop = loop;
+                self->last_loop_data = data;
+                self->last_out = out;
+            }
+            return theirs;                      /* NumPy's own result, this time */
+        }
+        self->last_direct = 1;
+        self->last_loop = loop;
+        self->last_loop_data = data;
+        self->last_out = out;
+    }
+    return run_loop(self->last_loop, self->last_loop_data, self->last_out, inputs, nin);
 }
 
 /* 1: under the thread split (and, without out=, the pool's size); 0: not; -1: error */
@@ -480,7 +642,12 @@ lane_binary(Lane *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
         return fits < 0 ? NULL : lane_python(self, args, nargsf, kwnames);
     if (out == NULL) {
         PyObject *operands[2] = {an, bn};
-        PyObject *result = PyObject_Vectorcall(self->ufunc, operands, 2, NULL);
+        PyObject *result = ka == kb ? direct_call(self, operands, 2) : NULL;
+        if (result != NULL)
+            return adopt(result, shape, device, like);
+        if (PyErr_Occurred())
+            return NULL;
+        result = PyObject_Vectorcall(self->ufunc, operands, 2, NULL);
         if (result == NULL) {
             /* refused before NumPy's loop wrote anything: the Python lane decides */
             if (clear_if(PyExc_TypeError, PyExc_OverflowError, NULL))
@@ -522,7 +689,12 @@ lane_unary(Lane *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
     if (fits <= 0)
         return fits < 0 ? NULL : lane_python(self, args, nargsf, kwnames);
     PyObject *operands[2] = {x.native, out ? o.native : NULL};
-    PyObject *result = PyObject_Vectorcall(self->ufunc, operands, 1, out ? str_out_kw : NULL);
+    PyObject *result = out ? NULL : direct_call(self, operands, 1);
+    if (result != NULL)
+        return adopt(result, x.shape, x.device, FIELD(a, F_STRIDES));
+    if (PyErr_Occurred())
+        return NULL;
+    result = PyObject_Vectorcall(self->ufunc, operands, 1, out ? str_out_kw : NULL);
     if (result == NULL) {
         if (out != NULL)
             return out_call_failed(self, o.native, args, nargsf, kwnames);
@@ -629,7 +801,8 @@ lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     Py_INCREF(refused); self->refused = refused;
     Py_INCREF(gate); self->gate = gate;
     Py_INCREF(name); self->name = name;
-    if ((self->costs = PyDict_New()) == NULL) {
+    self->last_direct = -1;
+    if ((self->costs = PyDict_New()) == NULL || (self->direct = PyDict_New()) == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -647,6 +820,7 @@ lane_traverse(Lane *self, visitproc visit, void *arg)
     Py_VISIT(self->gate);
     Py_VISIT(self->name);
     Py_VISIT(self->costs);
+    Py_VISIT(self->direct);
     Py_VISIT(self->last_a);
     Py_VISIT(self->last_b);
     return 0;
@@ -663,6 +837,7 @@ lane_clear(Lane *self)
     Py_CLEAR(self->gate);
     Py_CLEAR(self->name);
     Py_CLEAR(self->costs);
+    Py_CLEAR(self->direct);
     Py_CLEAR(self->last_a);
     Py_CLEAR(self->last_b);
     return 0;
@@ -1680,6 +1855,7 @@ PyInit__compiled(void)
         if (PyType_Ready(types[i]) < 0)
             return NULL;
     import_array();
+    import_umath();
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL)
         return NULL;
