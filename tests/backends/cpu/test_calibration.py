@@ -370,3 +370,16 @@ def test_sort_follows_the_calibrated_choice(cache, restore_choices, monkeypatch,
     stable = asnumpy.sort(device, stable=True)
     assert calls
     assert asnumpy.asnumpy(stable).tobytes() == numpy.sort(host, stable=True).tobytes()
+
+
+def test_a_failing_measurement_falls_back_to_the_defaults(cache, restore_choices, monkeypatch):
+    def failing():
+        raise MemoryError("no room to measure")
+
+    monkeypatch.setattr(calibration, "measure", failing)
+    monkeypatch.setattr(calibration, "_current", None)            # as when the back end loads
+    with pytest.warns(RuntimeWarning, match="calibration failed"):
+        result = calibration.current()
+    assert result.source == "defaults"
+    assert math_kernels.SPLIT_MIN_WORK == calibration.DEFAULTS["split_min_work"]
+    assert sort_kernels.SINGLE_SORTS == frozenset()

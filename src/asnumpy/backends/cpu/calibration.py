@@ -49,6 +49,7 @@ import stat
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 from types import MappingProxyType
 
@@ -341,18 +342,24 @@ def measure() -> dict:
     out["handoff"] = _best([handoff], 16)[0]
     out["missed"] = float(missed[0])
     pieces = threads * math_kernels._SLABS_PER_THREAD
+    # one random operand serves every call (slices of it): making data costs time too
+    half = max(_SIZES["add"][1], _SIZES["exp"][1])
+    base = rng.random(max(2 * half, _SIZES["sum"][1], _SIZES["convert"][1]))
+    result = np.empty(half)
     for name, f in (("add", np.add), ("exp", np.exp)):
         for label, n in zip(("small", "large"), _SIZES[name]):
-            args = [rng.random(n) for _ in range(2 if f is np.add else 1)]
-            o = np.empty(n)
+            args = [base[:n], base[half:half + n]][:2 if f is np.add else 1]
+            o = result[:n]
             single, split = _best([lambda: f(*args, out=o), _split_elementwise(f, args, o, pieces)],
                                   3 if label == "large" else 7)
             out[f"{name}_{label}_1"], out[f"{name}_{label}_n"] = single, split
-    for name, dtype, acc in (("sum", np.float64, None), ("convert", np.float32, np.float64)):
+    del result
+    for name, data, acc in (("sum", base, None), ("convert", base.astype(np.float32), np.float64)):
         for label, n in zip(("small", "large"), _SIZES[name]):
-            a = rng.random(n).astype(dtype)
+            a = data[:n]
             single, split = _best([lambda: np.add.reduce(a, dtype=acc), _split_sum(a, acc)], 3)
             out[f"{name}_{label}_1"], out[f"{name}_{label}_n"] = single, split
+    del base
     n = _SIZES["sort"]
     for dt in SORT_DTYPES:
         if dt[0] == "f":
@@ -534,6 +541,17 @@ _lock = threading.Lock()
 _current: CpuCalibration | None = None
 
 
+def _common(identity) -> dict:
+    return {"cpu": identity["cpu"], "vendor": identity["vendor"],
+            "features": tuple(identity["features"]), "threads": parallel.thread_count(),
+            "numpy": np.__version__}
+
+
+def _defaults(identity) -> CpuCalibration:
+    return CpuCalibration(**_common(identity), source="defaults", path=None, seconds=0.0,
+                          measured=MappingProxyType({}), choices=DEFAULTS)
+
+
 def calibrate(force: bool = False) -> CpuCalibration:
     """This CPU's calibration: read from the cache, else measured (and cached).
 
@@ -544,13 +562,10 @@ def calibrate(force: bool = False) -> CpuCalibration:
     """
     identity = cpu_identity()
     threads = parallel.thread_count()
-    common = {"cpu": identity["cpu"], "vendor": identity["vendor"],
-              "features": tuple(identity["features"]), "threads": threads,
-              "numpy": np.__version__}
     setting = os.environ.get("ASNUMPY_CALIBRATION", "").strip().lower()
     if setting in ("off", "0", "no", "false") or threads < 2:
-        return CpuCalibration(**common, source="defaults", path=None, seconds=0.0,
-                              measured=MappingProxyType({}), choices=DEFAULTS)
+        return _defaults(identity)
+    common = _common(identity)
     key = cache_key(identity, threads)
     directory, name = cache_dir(), _key_name(key)
     found = None if force else _read(directory, name, key)
@@ -590,6 +605,15 @@ def apply(calibration: CpuCalibration) -> None:
 def current(recalibrate: bool = False) -> CpuCalibration:
     """The calibration in use (made and applied on first call, or again with ``recalibrate``)."""
     with _lock:
-        if _current is None or recalibrate:
-            apply(calibrate(force=recalibrate))
+        if recalibrate:
+            apply(calibrate(force=True))
+        elif _current is None:
+            try:
+                made = calibrate()
+            except Exception as exc:        # noqa: BLE001 (never fail the back end's loading)
+                warnings.warn(f"asnumpy: the cpu calibration failed ({exc!r}); using the "
+                              "default thresholds (ASNUMPY_CALIBRATION=off)", RuntimeWarning,
+                              stacklevel=2)
+                made = _defaults(cpu_identity())
+            apply(made)
         return _current
