@@ -383,3 +383,30 @@ def test_a_failing_measurement_falls_back_to_the_defaults(cache, restore_choices
     assert result.source == "defaults"
     assert math_kernels.SPLIT_MIN_WORK == calibration.DEFAULTS["split_min_work"]
     assert sort_kernels.SINGLE_SORTS == frozenset()
+
+
+def test_where_and_argmax_split_follow_the_calibration(cache, restore_choices, monkeypatch):
+    if parallel.thread_count() < 2:
+        pytest.skip("one thread never splits")
+    from asnumpy.backends.cpu import statistics_kernels as stats
+
+    calibration.apply(calibration.calibrate())
+    piece, arg_bytes = stats._WHERE_PIECE, stats.ARG_SPLIT_MIN_BYTES
+    assert piece == calibration.derive(synthetic())["where_piece"]
+    calls = _counting_runs(monkeypatch, stats)
+    rng = numpy.random.default_rng(2)
+    for n, splits in ((piece, False), (2 * piece, True)):
+        a = rng.standard_normal(n).astype(numpy.float32)
+        da = asnumpy.asarray(a)
+        cond = da > 0
+        calls.clear()
+        got = asnumpy.where(cond, da, numpy.float32(0))
+        assert bool(calls) is splits, n
+        assert asnumpy.asnumpy(got).tobytes() == numpy.where(a > 0, a, numpy.float32(0)).tobytes()
+    for n, splits in ((arg_bytes // 4 // 2, False), (arg_bytes // 4, True)):   # float32
+        a = rng.standard_normal(n).astype(numpy.float32)
+        da = asnumpy.asarray(a)
+        calls.clear()
+        got = asnumpy.argmax(da)
+        assert bool(calls) is splits, n
+        assert int(got) == int(numpy.argmax(a))

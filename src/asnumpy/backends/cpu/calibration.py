@@ -73,6 +73,7 @@ _TARGETS = {
     "reduce_streaming_split_min": (math_kernels, "REDUCE_STREAMING_SPLIT_MIN"),
     "copy_split_min_bytes": (parallel, "PARALLEL_MIN_BYTES"),
     "arg_split_min_bytes": (statistics_kernels, "ARG_SPLIT_MIN_BYTES"),
+    "where_piece": (statistics_kernels, "_WHERE_PIECE"),
     "sort_split_min": (sort_kernels, "SPLIT_MIN"),
 }
 # the integer choices' sane range (inclusive)
@@ -82,6 +83,7 @@ BOUNDS = {
     "reduce_streaming_split_min": (2 * math_kernels.REDUCE_CHUNK, 1 << 26),
     "copy_split_min_bytes": (1 << 20, 1 << 28),
     "arg_split_min_bytes": (1 << 20, 1 << 28),
+    "where_piece": (1 << 16, 1 << 24),
     "sort_split_min": (1 << 15, 1 << 23),
 }
 DEFAULTS = MappingProxyType({
@@ -169,7 +171,8 @@ class CpuCalibration:
         out.append(f"split from: elementwise work {c['split_min_work']:,}, reductions "
                    f"{c['reduce_split_min']:,} / streaming {c['reduce_streaming_split_min']:,} "
                    f"elements, copies {c['copy_split_min_bytes']:,} B, argmax "
-                   f"{c['arg_split_min_bytes']:,} B, sorts {c['sort_split_min']:,} elements")
+                   f"{c['arg_split_min_bytes']:,} B, where pieces {c['where_piece']:,}, sorts "
+                   f"{c['sort_split_min']:,} elements")
         out.append("NumPy's single sort call: " + (", ".join(single) if single else "none"))
         return out
 
@@ -419,6 +422,8 @@ def derive(measured) -> dict:
         # a copy streams like add (two arrays instead of three); an argmax reads like a sum
         "copy_split_min_bytes": _clamp("copy_split_min_bytes", add),
         "arg_split_min_bytes": _clamp("arg_split_min_bytes", _crossover(m, "sum") * 8),
+        # where's bit selection streams like add: a piece per thread of add's crossover
+        "where_piece": _clamp("where_piece", add / 8),
     }
     n = _SIZES["sort"]
     crossovers = []

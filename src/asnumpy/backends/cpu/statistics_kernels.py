@@ -62,7 +62,7 @@ WHERE_BLOCK = 1 << 16
 # Below this many elements NumPy's where is as fast (the bit selection's few
 # calls cost ~7 us: 2**12 float32 in 11 us against 8 us, 2**14 in 18 against 26).
 _WHERE_BITS_MIN = 1 << 13
-_WHERE_PIECE = 1 << 20          # elements per piece handed to a thread
+_WHERE_PIECE = 1 << 20          # elements per piece handed to a thread (calibrated per CPU)
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
