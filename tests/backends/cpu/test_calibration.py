@@ -29,7 +29,7 @@ def synthetic(speedup=1.9, handoff=20e-6, sort_single=None, load=0.0):
     """Measurements of a machine where a split runs ``speedup`` times faster (after the
     hand-off); ``sort_single``: the sorts ("sort float32" ...) one NumPy call wins."""
     sort_single = sort_single or set()
-    m = {"handoff": handoff, "missed": 0.0, "load": load}
+    m = {"handoff": handoff, "missed": 0.0, "load": load, "threads": 2.0}
     rates = {"add": 1e-9, "exp": 1e-9, "sum": 0.3e-9, "convert": 0.8e-9}
     for name, rate in rates.items():
         for label, n in zip(("small", "large"), calibration._SIZES[name]):
@@ -109,6 +109,12 @@ def test_no_speedup_never_splits():
     for name, (_, hi) in calibration.BOUNDS.items():
         assert choices[name] == hi, name
     assert not any(choices["sort_split"].values()) and not any(choices["argsort_split"].values())
+
+
+def test_busy_measurements_give_the_defaults():
+    for busy in (synthetic(load=2.0), {**synthetic(), "missed": 1.0}):
+        assert calibration.derive(busy) == calibration._plain(calibration.DEFAULTS)
+    assert calibration.derive(synthetic(load=0.5)) != calibration._plain(calibration.DEFAULTS)
 
 
 def test_costlier_handoff_splits_later():
@@ -246,6 +252,7 @@ def test_busy_machine_is_measured_again_once_quiet(cache, monkeypatch):
     monkeypatch.setattr(calibration, "measure", lambda: cache.append(1) or synthetic(load=9.0))
     busy = calibration.calibrate()
     assert busy.provisional and busy.path is not None
+    assert dict(busy.choices) == dict(calibration.DEFAULTS)          # busy timings: defaults
     monkeypatch.setattr(calibration, "_load", lambda: 9.0)
     assert calibration.calibrate().source == "cache"                 # still busy: reused
     monkeypatch.setattr(calibration, "_load", lambda: 0.0)

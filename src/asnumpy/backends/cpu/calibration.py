@@ -7,13 +7,15 @@ not even be running), and which SIMD sort NumPy's dispatch picks for it.  So
 the first time the cpu back end loads on a machine it measures, in a fraction
 of a second (:func:`measure`):
 
-* the cost of a :func:`.parallel.run` of one trivial piece per thread (the
-  hand-off);
+* the hand-off: a :func:`.parallel.run` of one piece per thread, each
+  waiting until every thread has woken;
 * ``add`` and ``exp`` of float64, a streaming sum (float64) and a converting
   one (float32 summed in float64), each as one NumPy call and split the way
   the kernels split them, at two sizes;
 * NumPy's ``sort``/``argsort`` of float32, int32, float64 and int64 as one
   call and as the kernels' split sort, at one moderate size.
+
+and the load average.
 
 A small model turns those into the decisions (:func:`derive`): from the two
 sizes, a split costs ``overhead + t1 / speedup`` where one call costs ``t1``
@@ -29,8 +31,12 @@ count, NumPy version and :data:`FORMAT`: one JSON file per key in
 parse, holds wrong types or values out of bounds, whose choices do not
 follow from its measurements, or whose key is another's, is ignored,
 measured again and rewritten; an unusable directory just means the
-measurements live in memory.  ``ASNUMPY_CALIBRATION=off`` skips all this and
-uses :data:`DEFAULTS` (the constants of the kernel modules).
+measurements live in memory.  Measurements taken while other work held the
+cores (a load average of ``BUSY_LOAD`` per thread, or a thread that did not
+wake) understate what splitting gains: they are used, but *provisional*,
+and measured again by the first process that finds the machine quiet.
+``ASNUMPY_CALIBRATION=off`` skips all this and uses :data:`DEFAULTS` (the
+constants of the kernel modules).
 
 The choices are written into the kernel modules' attributes
 (:func:`apply`), which the kernels (and the ufunc fast lane) read at each
@@ -60,7 +66,7 @@ from . import math_kernels, parallel, sort_kernels, statistics_kernels
 __all__ = ["BOUNDS", "DEFAULTS", "FORMAT", "CpuCalibration", "apply", "cache_dir", "cache_key",
            "calibrate", "cpu_identity", "current", "derive", "measure"]
 
-FORMAT = 1                       # bump when what is measured or how it is derived changes
+FORMAT = 2                       # bump when what is measured or how it is derived changes
 MARGIN = 4.0                     # a split must save this many times its own overhead
 SORT_GAIN = 1.1                  # ... and a split sort be this much faster per element
 BUSY_LOAD = 0.5                  # load average per thread from which the machine is busy
@@ -93,9 +99,10 @@ DEFAULTS = MappingProxyType({
 })
 """The choices without calibration: the kernel modules' constants, and every sort split."""
 
-# the measured quantities a calibration file must hold (seconds, all finite and >= 0)
+# the measured quantities a calibration file must hold: seconds, but for the count of
+# hand-offs a thread missed and the load average (all floats >= 0)
 _MEASURED = (
-    "handoff", "missed", "load", "add_small_1", "add_small_n", "add_large_1", "add_large_n",
+    "handoff", "missed", "load", "threads", "add_small_1", "add_small_n", "add_large_1", "add_large_n",
     "exp_small_1", "exp_small_n", "exp_large_1", "exp_large_n",
     "sum_small_1", "sum_small_n", "sum_large_1", "sum_large_n",
     "convert_small_1", "convert_small_n", "convert_large_1", "convert_large_n",
@@ -103,7 +110,7 @@ _MEASURED = (
 )
 # elements of the measured calls (part of the format: changing one bumps FORMAT)
 _SIZES = {"add": (1 << 17, 1 << 21), "exp": (1 << 14, 1 << 17), "sum": (1 << 21, 1 << 22),
-          "convert": (1 << 21, 1 << 22), "sort": 1 << 16}
+          "convert": (1 << 21, 1 << 22), "sort": 1 << 17}
 _X86_FEATURES = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl",
                  "avx512_vbmi2", "avx512_fp16", "amx_tile")
 
@@ -163,7 +170,8 @@ class CpuCalibration:
                f"{self.source}{where}"]
         if self.measured:
             m = self.measured
-            busy = ", provisional: the cores were busy" if self.provisional else ""
+            busy = (", provisional: the cores were busy, so the defaults"
+                    if self.provisional else "")
             out.append(f"measured in {self.seconds:.2f} s at load {m['load']:.2f}{busy}")
             out.append(f"hand-off {m['handoff'] * 1e6:.0f} us; one call per element: add "
                        f"{_rate(m, 'add'):.2f} ns, exp {_rate(m, 'exp'):.2f} ns, sum "
@@ -269,7 +277,7 @@ def _busy(measured_or_load) -> bool:
     splitting gains, and the calibration is provisional (measured again once quiet)."""
     if isinstance(measured_or_load, float):
         return measured_or_load >= BUSY_LOAD * parallel.thread_count()
-    return (measured_or_load["load"] >= BUSY_LOAD * parallel.thread_count()
+    return (measured_or_load["load"] >= BUSY_LOAD * measured_or_load["threads"]
             or measured_or_load["missed"] > 0)
 
 
@@ -324,7 +332,7 @@ def measure() -> dict:
     """The times (seconds) :func:`derive` needs, measured now (about 0.3 s on 2 cores)."""
     threads = parallel.thread_count()
     rng = np.random.default_rng(12345)
-    out = {"load": _load()}
+    out = {"load": _load(), "threads": float(threads)}
     # the hand-off: one piece per thread, each waiting for all the others to have woken
     # (so none is called off); a thread not there within 20 ms breaks the barrier
     barrier = [threading.Barrier(threads, timeout=0.02)]
@@ -371,7 +379,9 @@ def measure() -> dict:
             x = rng.integers(np.iinfo(dt).min, np.iinfo(dt).max, n, dtype=dt)
         for op, want_index in (("sort", False), ("argsort", True)):
             function = np.argsort if want_index else np.sort
-            single, split = _best([lambda: function(x), _split_sort(x, want_index)], 2)
+            # one run each: a sort of this size takes milliseconds (NumPy's argsort slows
+            # down per element as its index gathers leave the cache: smaller sizes flatter it)
+            single, split = _best([lambda: function(x), _split_sort(x, want_index)], 1)
             out[f"{op}_{dt}_1"], out[f"{op}_{dt}_n"] = single, split
     return out
 
@@ -409,8 +419,15 @@ def _crossover(m, name, margin=MARGIN):
 
 
 def derive(measured) -> dict:
-    """The choices that follow from ``measured`` (the model; see the module docstring)."""
+    """The choices that follow from ``measured`` (the model; see the module docstring).
+
+    Measurements of a busy machine say what splitting gains while another
+    process holds the cores, not on this CPU: they give :data:`DEFAULTS`
+    (until a quiet process measures again).
+    """
     m = measured
+    if _busy(m):
+        return _plain(DEFAULTS)
     # elementwise: work = out.nbytes * weight; add of float64 weighs 1 (8 bytes per
     # element), exp 4 (32): the geometric mean of their crossovers, as work
     add, exp = _crossover(m, "add") * 8, _crossover(m, "exp") * 32
