@@ -25,11 +25,12 @@ pytestmark = pytest.mark.cpu_default("these test the cpu back end's calibration"
 SORT_N = calibration._SIZES["sort"]
 
 
-def synthetic(speedup=1.9, handoff=20e-6, sort_single=None, load=0.0):
+def synthetic(speedup=1.9, handoff=20e-6, sort_single=None, others=0.0):
     """Measurements of a machine where a split runs ``speedup`` times faster (after the
     hand-off); ``sort_single``: the sorts ("sort float32" ...) one NumPy call wins."""
     sort_single = sort_single or set()
-    m = {"handoff": handoff, "missed": 0.0, "load": load, "threads": 2.0}
+    m = {"handoff": handoff, "missed": 0.0, "load": 4 * others, "others": others,
+         "threads": 2.0}
     rates = {"add": 1e-9, "exp": 1e-9, "sum": 0.3e-9, "convert": 0.8e-9}
     for name, rate in rates.items():
         for label, n in zip(("small", "large"), calibration._SIZES[name]):
@@ -112,9 +113,9 @@ def test_no_speedup_never_splits():
 
 
 def test_busy_measurements_give_the_defaults():
-    for busy in (synthetic(load=2.0), {**synthetic(), "missed": 1.0}):
+    for busy in (synthetic(others=0.3), {**synthetic(), "missed": 1.0}):
         assert calibration.derive(busy) == calibration._plain(calibration.DEFAULTS)
-    assert calibration.derive(synthetic(load=0.5)) != calibration._plain(calibration.DEFAULTS)
+    assert calibration.derive(synthetic(others=0.1)) != calibration._plain(calibration.DEFAULTS)
 
 
 def test_costlier_handoff_splits_later():
@@ -136,6 +137,7 @@ def test_numpys_faster_sort_is_chosen():
 def test_measure_gives_what_derive_needs():
     measured = calibration.measure()            # the real thing, once (a fraction of a second)
     assert calibration._valid_measured(measured)
+    assert 0.0 <= measured["others"] <= 1.0 and measured["threads"] == parallel.thread_count()
     assert calibration._valid_choices(calibration._plain(calibration.derive(measured)))
 
 
@@ -249,7 +251,7 @@ def test_unusable_directory_calibrates_in_memory(cache, how):
 
 
 def test_busy_machine_is_measured_again_once_quiet(cache, monkeypatch):
-    monkeypatch.setattr(calibration, "measure", lambda: cache.append(1) or synthetic(load=9.0))
+    monkeypatch.setattr(calibration, "measure", lambda: cache.append(1) or synthetic(others=0.6))
     busy = calibration.calibrate()
     assert busy.provisional and busy.path is not None
     assert dict(busy.choices) == dict(calibration.DEFAULTS)          # busy timings: defaults

@@ -15,7 +15,7 @@ of a second (:func:`measure`):
 * NumPy's ``sort``/``argsort`` of float32, int32, float64 and int64 as one
   call and as the kernels' split sort, at one moderate size.
 
-and the load average.
+and the share of the cores other processes used meanwhile.
 
 A small model turns those into the decisions (:func:`derive`): from the two
 sizes, a split costs ``overhead + t1 / speedup`` where one call costs ``t1``
@@ -32,9 +32,11 @@ parse, holds wrong types or values out of bounds, whose choices do not
 follow from its measurements, or whose key is another's, is ignored,
 measured again and rewritten; an unusable directory just means the
 measurements live in memory.  Measurements taken while other work held the
-cores (a load average of ``BUSY_LOAD`` per thread, or a thread that did not
-wake) understate what splitting gains: they are used, but *provisional*,
-and measured again by the first process that finds the machine quiet.
+cores (``BUSY_SHARE`` of them, from /proc/stat, or a thread that did not
+wake) say what splitting gains on a busy machine, not on this CPU: they are
+*provisional*, give the defaults, and are measured again by the first
+process that finds the machine quiet (a load average under ``BUSY_LOAD`` per
+thread).
 ``ASNUMPY_CALIBRATION=off`` skips all this and uses :data:`DEFAULTS` (the
 constants of the kernel modules).
 
@@ -69,6 +71,7 @@ __all__ = ["BOUNDS", "DEFAULTS", "FORMAT", "CpuCalibration", "apply", "cache_dir
 FORMAT = 2                       # bump when what is measured or how it is derived changes
 MARGIN = 4.0                     # a split must save this many times its own overhead
 SORT_GAIN = 1.1                  # ... and a split sort be this much faster per element
+BUSY_SHARE = 0.25                # others' share of our cores that makes a measurement busy
 BUSY_LOAD = 0.5                  # load average per thread from which the machine is busy
 SORT_DTYPES = ("float32", "int32", "float64", "int64")
 
@@ -102,7 +105,7 @@ DEFAULTS = MappingProxyType({
 # the measured quantities a calibration file must hold: seconds, but for the count of
 # hand-offs a thread missed and the load average (all floats >= 0)
 _MEASURED = (
-    "handoff", "missed", "load", "threads", "add_small_1", "add_small_n", "add_large_1", "add_large_n",
+    "handoff", "missed", "load", "others", "threads", "add_small_1", "add_small_n", "add_large_1", "add_large_n",
     "exp_small_1", "exp_small_n", "exp_large_1", "exp_large_n",
     "sum_small_1", "sum_small_n", "sum_large_1", "sum_large_n",
     "convert_small_1", "convert_small_n", "convert_large_1", "convert_large_n",
@@ -172,7 +175,8 @@ class CpuCalibration:
             m = self.measured
             busy = (", provisional: the cores were busy, so the defaults"
                     if self.provisional else "")
-            out.append(f"measured in {self.seconds:.2f} s at load {m['load']:.2f}{busy}")
+            out.append(f"measured in {self.seconds:.2f} s at load {m['load']:.2f}, other work "
+                       f"{m['others']:.0%} of the cores{busy}")
             out.append(f"hand-off {m['handoff'] * 1e6:.0f} us; one call per element: add "
                        f"{_rate(m, 'add'):.2f} ns, exp {_rate(m, 'exp'):.2f} ns, sum "
                        f"{_rate(m, 'sum'):.2f} ns, converting sum {_rate(m, 'convert'):.2f} ns")
@@ -272,13 +276,56 @@ def _load() -> float:
         return 0.0
 
 
+def _busy_seconds():
+    """CPU seconds spent so far on the cores this process may use, by anyone (steal
+    time included: a vCPU the hypervisor ran elsewhere); None without /proc/stat."""
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    try:
+        with open("/proc/stat", encoding="ascii") as handle:
+            lines = handle.read(1 << 16).splitlines()
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+    busy = 0
+    for line in lines:
+        name, _, rest = line.partition(" ")
+        if name[:3] == "cpu" and name[3:].isdigit() and (cores is None or int(name[3:]) in cores):
+            fields = [int(v) for v in rest.split()]
+            # user nice system idle iowait irq softirq steal: all but idle and iowait
+            busy += sum(fields[:3]) + sum(fields[5:8])
+    return busy / ticks
+
+
+class _Others:
+    """The share of this process's cores that other work used while it was open."""
+
+    def __enter__(self):
+        self.wall, self.own, self.busy = time.perf_counter(), time.process_time(), _busy_seconds()
+        return self
+
+    def share(self, threads) -> float:
+        wall = time.perf_counter() - self.wall
+        busy = _busy_seconds()
+        if self.busy is None or busy is None or wall <= 0:     # no /proc/stat: the load
+            return min(1.0, _load() / threads)
+        others = (busy - self.busy) - (time.process_time() - self.own)
+        return min(1.0, max(0.0, others / (wall * threads)))
+
+    def __exit__(self, *exc_info):
+        return False
+
+
 def _busy(measured_or_load) -> bool:
     """Whether other work held the cores: the split timings then understate what
-    splitting gains, and the calibration is provisional (measured again once quiet)."""
+    splitting gains, and the calibration is provisional (measured again once quiet).
+
+    A measurement is busy when other work used ``BUSY_SHARE`` of the cores while
+    it ran, or a thread missed a hand-off; the machine is busy now when its load
+    average reaches ``BUSY_LOAD`` per thread.
+    """
     if isinstance(measured_or_load, float):
         return measured_or_load >= BUSY_LOAD * parallel.thread_count()
-    return (measured_or_load["load"] >= BUSY_LOAD * measured_or_load["threads"]
-            or measured_or_load["missed"] > 0)
+    return measured_or_load["others"] >= BUSY_SHARE or measured_or_load["missed"] > 0
 
 
 def _best(functions, repeats):
@@ -333,6 +380,7 @@ def measure() -> dict:
     threads = parallel.thread_count()
     rng = np.random.default_rng(12345)
     out = {"load": _load(), "threads": float(threads)}
+    others = _Others().__enter__()
     # the hand-off: one piece per thread, each waiting for all the others to have woken
     # (so none is called off); a thread not there within 20 ms breaks the barrier
     barrier = [threading.Barrier(threads, timeout=0.02)]
@@ -383,6 +431,7 @@ def measure() -> dict:
             # down per element as its index gathers leave the cache: smaller sizes flatter it)
             single, split = _best([lambda: function(x), _split_sort(x, want_index)], 1)
             out[f"{op}_{dt}_1"], out[f"{op}_{dt}_n"] = single, split
+    out["others"] = others.share(threads)
     return out
 
 
