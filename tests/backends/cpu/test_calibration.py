@@ -419,3 +419,12 @@ def test_where_and_argmax_split_follow_the_calibration(cache, restore_choices, m
         got = asnumpy.argmax(da)
         assert bool(calls) is splits, n
         assert int(got) == int(numpy.argmax(a))
+
+
+def test_check_prints_the_calibration():
+    from asnumpy import check
+
+    lines = check.calibration_lines()
+    assert lines[0].startswith("cpu calibration: ") and calibration.current().cpu in lines[0]
+    assert any("split from:" in line for line in lines[1:])
+    assert any("NumPy's single sort call:" in line for line in lines[1:])

@@ -214,14 +214,16 @@ def _proc_cpuinfo() -> dict:
 def cpu_identity() -> dict:
     """``{"cpu", "vendor", "features", "machine"}`` of this processor.
 
-    Linux: /proc/cpuinfo's model name, vendor and flags (those in
-    :data:`_X86_FEATURES`, or all of a non-x86 CPU's); elsewhere the platform
-    module's names.  ``features`` adds the features NumPy's dispatch found
+    Linux: /proc/cpuinfo's model name (an Arm core's implementer and part),
+    vendor and flags (those in :data:`_X86_FEATURES`, or all of a non-x86
+    CPU's); elsewhere the machine's name (``platform.machine()``).  ``features`` adds the features NumPy's dispatch found
     (``numpy._core._multiarray_umath.__cpu_features__``) and the targets it
     was built for (``__cpu_dispatch__``).
     """
     info = _proc_cpuinfo()
-    model = info.get("model name") or info.get("Model") or platform.processor() or "unknown"
+    # (not platform.processor(): on Linux it runs `uname -p` in a subprocess)
+    arm = " ".join(f"{k} {info[k]}" for k in ("CPU implementer", "CPU part") if k in info)
+    model = info.get("model name") or info.get("Model") or arm or platform.machine() or "unknown"
     vendor = info.get("vendor_id") or info.get("CPU implementer") or platform.machine()
     flags = set((info.get("flags") or info.get("Features") or "").split())
     if flags & set(_X86_FEATURES):

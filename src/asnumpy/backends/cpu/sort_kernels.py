@@ -318,7 +318,10 @@ def _sort_into(dest, x, axis, kind, stable, want_index):
             and not (x.dtype.kind == "f" and x.dtype.itemsize > 8)
             and not _radix(x.dtype, kind, stable)):
         if x.ndim == 1 and _single_call(x.dtype, kind, stable, want_index):
-            pass                             # NumPy's own sort is the fastest here
+            if not want_index:               # NumPy's own sort is the fastest here: run it
+                parallel.copyto(dest, x)     # in place on the result (one copy fewer)
+                dest.sort(**sort_kw)
+                return
         elif x.ndim == 1:
             stable_kind = _is_stable(kind, stable)
             if want_index:
