@@ -118,6 +118,16 @@ def test_busy_measurements_give_the_defaults():
     assert calibration.derive(synthetic(others=0.1)) != calibration._plain(calibration.DEFAULTS)
 
 
+def test_a_noisy_small_size_falls_back_to_the_large_ones_ratio():
+    m = synthetic(speedup=1.9)
+    fitted = calibration.derive(m)["reduce_streaming_split_min"]
+    m["sum_small_1"] = 0.9 * m["sum_large_1"]       # the small call as slow as the large one
+    m["sum_small_n"] = 0.9 * m["sum_large_n"] * 1.2
+    noisy = calibration.derive(m)["reduce_streaming_split_min"]
+    assert noisy < calibration.BOUNDS["reduce_streaming_split_min"][1]   # still splits
+    assert noisy <= 4 * fitted
+
+
 def test_costlier_handoff_splits_later():
     cheap = calibration.derive(synthetic(handoff=5e-6))
     dear = calibration.derive(synthetic(handoff=200e-6))

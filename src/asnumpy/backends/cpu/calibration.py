@@ -456,7 +456,10 @@ def _crossover(m, name, margin=MARGIN):
     n1, n2 = _SIZES[name]
     a1, an = m[f"{name}_small_1"], m[f"{name}_small_n"]
     b1, bn = m[f"{name}_large_1"], m[f"{name}_large_n"]
-    if b1 <= a1 or bn <= an:                # not growing with the size: noise; trust the large
+    if b1 - a1 < 0.5 * (1 - n1 / n2) * b1 or bn <= an:
+        # one call's time did not grow with the size (half as much as it should, or
+        # less): noise in the small one, so no fit -- the large size's ratio, hand-off
+        # included, is the speedup
         inverse = bn / b1 if b1 > 0 else 1.0
         overhead = max(m["handoff"], 0.0)
     else:
