@@ -493,8 +493,9 @@ def derive(measured) -> dict:
         # a copy streams like add (two arrays instead of three); an argmax reads like a sum
         "copy_split_min_bytes": _clamp("copy_split_min_bytes", add),
         "arg_split_min_bytes": _clamp("arg_split_min_bytes", _crossover(m, "sum") * 8),
-        # where's bit selection streams like add: a piece per thread of add's crossover
-        "where_piece": _clamp("where_piece", add / 8),
+        # where's bit selection (a few passes over cache-sized blocks) costs about what
+        # a ufunc of weight 2 does on float64: pieces of the elementwise threshold / 16
+        "where_piece": _clamp("where_piece", work / 16),
     }
     n = _SIZES["sort"]
     crossovers = []
