@@ -13,6 +13,7 @@ Examples
 
     python -m asnumpy.check                       # cpu:0 and every cuda device
     python -m asnumpy.check --device cuda:0 --bench --save
+    python -m asnumpy.check --calibrate           # measure the cpu choices again
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 
 import asnumpy as ap
 
-__all__ = ["bench_device", "cuda_packages_line", "describe_device", "main", "smoke_test"]
+__all__ = ["bench_device", "calibration_lines", "cuda_packages_line", "describe_device", "main", "smoke_test"]
 
 DEFAULT_RESULTS_DIR = Path("benchmarks") / "results"
 
@@ -212,6 +213,13 @@ def describe_device(device) -> list[str]:
     return [line, "  " + ", ".join(f"{key} {value}" for key, value in versions.items())]
 
 
+def calibration_lines(recalibrate=False) -> list[str]:
+    """The cpu device's choices for this CPU (``--calibrate``: measured again first)."""
+    calibration = ap.runtime.cpu_calibration(recalibrate)
+    return ["cpu calibration: " + calibration.lines()[0]] + [
+        "  " + line for line in calibration.lines()[1:]]
+
+
 # The distributions the cuda extras install, by the names pip knows them by.
 _CUDA_DISTRIBUTIONS = ("cuda-core", "cuda-bindings", "cuda-pathfinder", "nvidia-cuda-nvrtc",
                        "nvidia-cuda-runtime", "nvidia-cuda-crt", "nvidia-cuda-nvrtc-cu12",
@@ -304,13 +312,16 @@ def main(argv=None) -> int:
                         metavar="DIR", help="write a results file per device into DIR "
                                             f"(default {DEFAULT_RESULTS_DIR})")
     parser.add_argument("--output", default=None, help="write the whole report to this file")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="measure the cpu device's split thresholds and sort choices again")
     options = parser.parse_args(argv)
     if not options.scale > 0 or options.repeat < 1:
         parser.error("--scale must be positive and --repeat at least 1")
 
     header = (f"asnumpy {ap.__version__}, NumPy {np.__version__}, Python "
               f"{platform.python_version()}, {platform.system()} {platform.machine()}")
-    report = [header, cuda_packages_line(), call_path_line()]
+    report = [header, cuda_packages_line(), call_path_line(),
+              *calibration_lines(options.calibrate)]
     devices, ok = _selected_devices(options.device, report)
     saved = []
     for device in devices:

@@ -211,6 +211,8 @@ def test_read_only_methods():
 @pytest.fixture
 def split_small(monkeypatch):
     monkeypatch.setattr(sort_kernels, "SPLIT_MIN", 16)
+    monkeypatch.setattr(sort_kernels, "SINGLE_SORTS", frozenset())     # split whatever the
+    monkeypatch.setattr(sort_kernels, "SINGLE_ARGSORTS", frozenset())  # calibration chose
     threads = parallel.thread_count()
     parallel.set_thread_count(max(threads, 3))
     yield

@@ -81,6 +81,11 @@ def test_size_sweep_saves_a_table_and_a_plot(tmp_path):
     assert len(rows) == 4 * 3                                # op x dtype
     for line in rows:
         assert len(re.findall(r"\d+\.\d\d[* ]", line)) == 6, line     # 10 ... 10**6
+    later = {"mean": 3, "argmax": 3, "where": 3, "sort": 4, "argsort": 4, "matmul": 2}
+    rows = [line for line in table if line.split()[:1] and line.split()[0] in later]
+    assert len(rows) == sum(later.values())                  # op x dtype
+    for line in rows:
+        assert len(re.findall(r"\d+\.\d\d[* ]", line)) == 3, line     # 10**3 ... 10**5
     saved = next(tmp_path.glob("size-sweep-cpu-*core*.txt"))
     assert saved.read_text().splitlines()[0].startswith("asnumpy ")
     png = saved.with_suffix(".png").read_bytes()

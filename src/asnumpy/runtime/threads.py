@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .device import Device
 
-__all__ = ["cpu_threads", "set_cpu_threads"]
+__all__ = ["cpu_calibration", "cpu_threads", "set_cpu_threads"]
 
 
 def _cpu_backend():
@@ -30,3 +30,36 @@ def set_cpu_threads(count: int) -> None:
     deterministic for any count.
     """
     _cpu_backend().set_thread_count(count)
+
+
+def cpu_calibration(recalibrate: bool = False):
+    """The cpu device's choices for this processor, and what they were measured from.
+
+    When the cpu back end first loads on a machine it times a few NumPy calls
+    (a fraction of a second) and derives from them where large work is split
+    across threads and whether NumPy's own sort beats a split one; the result
+    is cached per CPU model, thread count and NumPy version
+    (``$ASNUMPY_CALIBRATION_DIR``, else ``~/.cache/asnumpy/calibration``).
+    ``ASNUMPY_CALIBRATION=off`` uses fixed defaults instead.
+
+    Parameters
+    ----------
+    recalibrate : bool, optional
+        Measure again now (and rewrite the cache), then use the new choices.
+
+    Returns
+    -------
+    asnumpy.backends.cpu.calibration.CpuCalibration
+        A frozen record: ``cpu``, ``vendor``, ``features``, ``threads``,
+        ``numpy``, ``source`` (``"measured"``, ``"cache"`` or
+        ``"defaults"``), ``path``, ``seconds``, ``measured`` (times in
+        seconds) and ``choices`` (read-only mappings).
+
+    Examples
+    --------
+    >>> import asnumpy as ap
+    >>> choices = ap.runtime.cpu_calibration().choices
+    >>> choices["split_min_work"] >= 1 << 20
+    True
+    """
+    return _cpu_backend().calibration(recalibrate)

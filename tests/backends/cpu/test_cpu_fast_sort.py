@@ -37,6 +37,8 @@ VIEWS = {
 def split_small(monkeypatch, request):
     """Split from 16 elements on, across 2 or 3 threads; count the packed-key sorts."""
     monkeypatch.setattr(sort_kernels, "SPLIT_MIN", 16)
+    monkeypatch.setattr(sort_kernels, "SINGLE_SORTS", frozenset())     # split whatever the
+    monkeypatch.setattr(sort_kernels, "SINGLE_ARGSORTS", frozenset())  # calibration chose
     calls = []
     packed = sort_kernels._argsort_packed
 

@@ -22,6 +22,8 @@ SIZES = [16, 17, 31, 100, 1001, 4099]
 @pytest.fixture(params=[2, 3, 5])
 def threads(monkeypatch, request):
     monkeypatch.setattr(sort_kernels, "SPLIT_MIN", 16)
+    monkeypatch.setattr(sort_kernels, "SINGLE_SORTS", frozenset())     # split whatever the
+    monkeypatch.setattr(sort_kernels, "SINGLE_ARGSORTS", frozenset())  # calibration chose
     before = parallel.thread_count()
     parallel.set_thread_count(request.param)
     with ap.Device("cpu:0"):

@@ -9,6 +9,7 @@ import numpy as np
 from ...ops.backend import KernelTable
 from ...runtime.memory import Buffer, MemoryPool
 from ...runtime.stream import DefaultStream
+from . import calibration as _calibration
 from . import math_kernels, parallel
 from .allocator import MMAP_THRESHOLD, CpuAllocator, MemoryWindow, address_of
 from .fft_kernels import FFT_KERNELS
@@ -39,6 +40,8 @@ class CpuBackend:
     # How many threads large work is split across (runtime.cpu_threads / set_cpu_threads).
     thread_count = staticmethod(parallel.thread_count)
     set_thread_count = staticmethod(parallel.set_thread_count)
+    # The split thresholds and sort choices measured for this CPU (runtime.cpu_calibration).
+    calibration = staticmethod(_calibration.current)
     # Kernels are NumPy's loops on views of that memory: small calls may run
     # NumPy directly and adopt its result (the fast lane, _core/ufuncs/fast.py,
     # which reads the split thresholds, weights and views of this module).
@@ -128,3 +131,6 @@ class CpuBackend:
 
 
 BACKEND = CpuBackend()
+# This CPU's thresholds and sort choices (measured once per machine, then read from the
+# cache: .calibration), in the kernel modules before any kernel or the fast lane reads them.
+_calibration.current()

@@ -47,10 +47,14 @@ __all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING
 _ndarray = np.ndarray
 
 # ---------------------------------------------------------------------------
-# Thresholds, measured on the 2-core AMD EPYC (KVM) this was developed on,
-# where handing work to a second thread costs 20-60 us and the second core is
-# at times not there at all: a split pays for itself once one NumPy call
-# would take about a millisecond.  (Tests lower them to force splitting.)
+# Thresholds.  These values are the defaults: when the back end loads, the
+# choices measured on this CPU (.calibration, cached per CPU model) replace
+# them, and ASNUMPY_CALIBRATION=off keeps them.  The kernels and the fast lane
+# read them at each call (tests lower them to force splitting).  The defaults
+# were measured on the 2-core AMD EPYC (KVM) this was developed on, where
+# handing work to a second thread costs 20-60 us and the second core is at
+# times not there at all: a split pays for itself once one NumPy call would
+# take about a millisecond (the calibration's model reproduces them there).
 #
 # An elementwise call splits when ``out.nbytes * weight >= SPLIT_MIN_WORK``
 # (16 MiB: 2 Mi float64 results of add, 512 Ki of exp).  A ufunc's weight is

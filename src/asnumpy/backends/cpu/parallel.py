@@ -33,7 +33,9 @@ from . import fpstatus
 
 __all__ = ["PARALLEL_MIN_BYTES", "copyto", "run", "set_thread_count", "thread_count"]
 
-PARALLEL_MIN_BYTES = 8 << 20       # below this a thread hand-off costs more than it saves
+# below this a thread hand-off costs more than it saves (a default: the calibration,
+# .calibration, replaces it by the bytes from which a split add pays on this CPU)
+PARALLEL_MIN_BYTES = 8 << 20
 
 _lock = threading.Lock()
 _threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

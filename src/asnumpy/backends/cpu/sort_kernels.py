@@ -42,9 +42,17 @@ from ..._dtypes import dtype_code
 from . import fpstatus, parallel
 from .kernels import view
 
-__all__ = ["META_RESULTS", "META_WIDTH", "SORT_KERNELS", "SPLIT_MIN"]
+__all__ = ["META_RESULTS", "META_WIDTH", "SINGLE_ARGSORTS", "SINGLE_SORTS", "SORT_KERNELS",
+           "SPLIT_MIN"]
 
+# Defaults, replaced when the back end loads by the choices measured on this CPU
+# (.calibration; ASNUMPY_CALIBRATION=off keeps them).  Read at each call: tests set them.
 SPLIT_MIN = 1 << 19        # elements: below this one NumPy call is as fast
+# The dtypes whose long 1-D lines one NumPy sort/argsort call sorts faster than a split
+# (a CPU whose NumPy has a fast SIMD sort): "float32", "float64", "int32", "int64" stand
+# for every float and integer dtype of their width (narrower ones count as 32 bits).
+SINGLE_SORTS: frozenset = frozenset()
+SINGLE_ARGSORTS: frozenset = frozenset()
 META_WIDTH = 2 + 32        # per result: dtype char code, ndim, up to 32 lengths
 META_RESULTS = 64          # results a held call can report
 
@@ -59,6 +67,15 @@ def _radix(dtype, kind, stable):
     """Whether NumPy sorts ``dtype`` by radix sort: the stable kinds of integers (and
     bools) of 16 bits at most.  That is linear and memory-bound: one call beats any split."""
     return dtype.kind in "biu" and dtype.itemsize <= 2 and _is_stable(kind, stable)
+
+
+def _single_call(dtype, kind, stable, want_index):
+    """Whether the calibration chose NumPy's own single call for an unstable sort of ``dtype``."""
+    if _is_stable(kind, stable):
+        return False                   # stable kinds are timsort or radix: not SIMD
+    width = 64 if dtype.itemsize == 8 else 32
+    name = f"float{width}" if dtype.kind == "f" else f"int{width}"
+    return name in (SINGLE_ARGSORTS if want_index else SINGLE_SORTS)
 
 
 def _lt(x, y):
@@ -300,7 +317,12 @@ def _sort_into(dest, x, axis, kind, stable, want_index):
     if (parts > 1 and x.size >= SPLIT_MIN and x.dtype.kind in _KINDS
             and not (x.dtype.kind == "f" and x.dtype.itemsize > 8)
             and not _radix(x.dtype, kind, stable)):
-        if x.ndim == 1:
+        if x.ndim == 1 and _single_call(x.dtype, kind, stable, want_index):
+            if not want_index:               # NumPy's own sort is the fastest here: run it
+                parallel.copyto(dest, x)     # in place on the result (one copy fewer)
+                dest.sort(**sort_kw)
+                return
+        elif x.ndim == 1:
             stable_kind = _is_stable(kind, stable)
             if want_index:
                 if _packable(x):
@@ -330,7 +352,8 @@ def sort(out, a, axis, kind, stable) -> None:
     stable = stable if stable else None
     x = view(a)
     if out is a:
-        if x.size < SPLIT_MIN or parallel.thread_count() < 2 or _radix(x.dtype, kind, stable):
+        if (x.size < SPLIT_MIN or parallel.thread_count() < 2 or _radix(x.dtype, kind, stable)
+                or (x.ndim == 1 and _single_call(x.dtype, kind, stable, False))):
             x.sort(axis=axis, kind=kind, stable=stable)
         else:
             _sort_into(x, x.copy(), axis, kind, stable, False)

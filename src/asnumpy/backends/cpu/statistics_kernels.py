@@ -45,7 +45,8 @@ __all__ = ["ARG_SPLIT_MIN_BYTES", "CPU_FUNCTIONS", "VAR_PIECE", "WHERE_BLOCK"]
 # (axis=1 4.6 ms, axis=None 3.3 ms; one thread 7.1, 7.1, 5.4 ms).  Operands
 # of at most one piece are one ``numpy.var`` call.
 VAR_PIECE = 1 << 18
-# argmax/argmin: from this many bytes the search is split.  NumPy's SIMD
+# argmax/argmin: from this many bytes the search is split (a default: the
+# calibration replaces it by the bytes from which a streaming sum splits here).  NumPy's SIMD
 # search streams near the memory bandwidth on one thread (2**23 float32, 32
 # MiB, in ~1.1 ms), so a second core adds little: at load 0.5, float32 split
 # in 4 MiB pieces ran 1.03x one call at 2**21 elements, 1.26x at 2**22, 1.14x
@@ -61,7 +62,7 @@ WHERE_BLOCK = 1 << 16
 # Below this many elements NumPy's where is as fast (the bit selection's few
 # calls cost ~7 us: 2**12 float32 in 11 us against 8 us, 2**14 in 18 against 26).
 _WHERE_BITS_MIN = 1 << 13
-_WHERE_PIECE = 1 << 20          # elements per piece handed to a thread
+_WHERE_PIECE = 1 << 20          # elements per piece handed to a thread (calibrated per CPU)
 _BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
