@@ -190,6 +190,9 @@ def test_out_calls_leave_the_same_state(name, dtype, out_dtype, read_only, seed)
         want = _outcome(lambda: lane_out.python(a, b, outs[1]))
     assert (got[0] is outs[0]) == (want[0] is outs[1])
     assert got[1] == want[1]
+    if got[1] is not None and got[1][0] is ValueError and out_dtype != dtype:
+        return      # NumPy's loop stopped inside a buffered cast: what it copied back of its
+                    # buffer is unspecified (NumPy's own two calls may differ)
     np.testing.assert_array_equal(_bytes(outs[0].get()), _bytes(outs[1].get()))
 
 
@@ -379,6 +382,72 @@ def test_subclasses_and_foreign_operands_take_the_python_path(tmp_path):
     assert a + Other() == "reflected"
     assert_array_equal(a + [1, 2, 3, 4], x + [1, 2, 3, 4], strict=True)
     assert_array_equal(a + np.float32(1), x + np.float32(1), strict=True)
+
+
+@needs_compiled
+@settings(max_examples=80, deadline=None)
+@given(name=st.sampled_from(_BINARY + _UNARY), dtype=st.sampled_from(_DTYPES),
+       shape=st.sampled_from([(1,), (7,), (3, 5), (2, 1, 4), (300,)]),
+       seed=st.integers(0, 2**32 - 1))
+def test_inner_loops_called_directly_give_numpys_bits(name, dtype, shape, seed):
+    # contiguous operands of one dtype: the lane's own call of NumPy's inner loop (after
+    # its first call, which checks it against NumPy's); every later call is compared too
+    rng = np.random.default_rng(seed)
+    ufunc, numpy_ufunc = getattr(ap, name), getattr(np, name)
+    for _ in range(3):
+        # (12 fresh values, special ones among them, repeated to the shape's size)
+        x = _numpy_values(dtype, "contiguous", rng)[np.arange(int(np.prod(shape))) % 12]
+        hosts = [x.reshape(shape)] + ([rng.permutation(x).reshape(shape)]
+                                      if numpy_ufunc.nin == 2 else [])
+        arrays = [ap.asarray(h) for h in hosts]
+        with np.errstate(all="ignore"):
+            want, want_error = _outcome(lambda: numpy_ufunc(*hosts))
+            got, got_error = _outcome(lambda: ufunc(*arrays))
+        assert (got_error is None) == (want_error is None)
+        if want_error is None:
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert got.strides == want.strides
+            np.testing.assert_array_equal(_bytes(got.get()), _bytes(want))
+        else:
+            assert got_error[0] is want_error[0]
+
+
+@needs_compiled
+@pytest.mark.parametrize("repeat", range(3))     # the first call checks the loop, later ones use it
+def test_inner_loops_called_directly_keep_errstate(repeat):
+    x = np.array([1.0, -2.0, 0.0, 4.0])
+    y = np.array([0.0, 1.0, 0.0, 2.0])
+    a, b = ap.asarray(x), ap.asarray(y)
+    with np.errstate(divide="raise", invalid="ignore"):
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            ap.divide(a, b)
+        with pytest.raises(FloatingPointError, match="divide by zero"):
+            a / b
+    with np.errstate(all="warn"):
+        with pytest.warns(RuntimeWarning) as caught:
+            result = a / b
+    assert sorted(str(w.message) for w in caught) == sorted(
+        str(w.message) for w in _numpy_warnings(lambda: x / y))
+    np.testing.assert_array_equal(_bytes(result.get()), _bytes(np.divide(x, y)))
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(_bytes(ap.sqrt(a - 3).get()), _bytes(np.sqrt(x - 3)))
+    i = ap.asarray(np.array([2, 3, 4], dtype=np.int64))
+    j = ap.asarray(np.array([1, -1, 2], dtype=np.int64))
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        i ** j
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            i // ap.asarray(np.array([1, 0, 2], dtype=np.int64))
+
+
+def _numpy_warnings(call):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(all="warn"):
+            call()
+    return caught
 
 
 @pytest.mark.skipif(os.environ.get("ASNUMPY_COMPILED", "1").strip() == "0",
