@@ -129,7 +129,9 @@ def _directive(qualified: str, value, seen: set) -> str:
     seen.add(id(value))
     if inspect.isclass(value):
         return f".. autoclass:: {qualified}\n   :members:{again}\n"
-    if inspect.isfunction(value) or inspect.isbuiltin(value):
+    # (a function the compiled call path wraps is documented as the function it wraps)
+    if inspect.isfunction(value) or inspect.isbuiltin(value) or (
+            callable(value) and inspect.isfunction(inspect.unwrap(value))):
         return f".. autofunction:: {qualified}{again}\n"
     if _own_doc(value):
         return f".. autodata:: {qualified}\n   :no-value:{again}\n"

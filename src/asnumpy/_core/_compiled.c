@@ -17,7 +17,9 @@
  *   Held      - a held Plan's repeated call on its planned operands (its lean call).
  *   PlanBase  - the base class of asnumpy.Plan: a call takes its Held, else the Python
  *               call.
- *   ArrayFields - the storage of ndarray's fields (its base class; not a GC type).
+ *   ArrayFields - the storage of ndarray's fields (its base class).
+ *   NumpyCall - a function's small plain call (sort, argmax, mean, where, matmul) made
+ *               by NumPy on the views.
  *
  * ndarray is a Python class over ArrayFields (or, without this module, over a
  * class with the same __slots__): configure() reads the offsets of its fields
@@ -1790,6 +1792,208 @@ static PyTypeObject ArrayFields_Type = {
     .tp_new = PyType_GenericNew,
 };
 
+/* ---- NumpyCall: a function's small plain call, made by NumPy ------------------ */
+
+/* ``f(x, ...)`` on asnumpy arrays (and, where allowed, Python scalars) without
+ * keywords, small enough that asnumpy's own path would make this very NumPy call on
+ * the arrays' views (each array under the loop kernels' limits for the function and
+ * under fast.POOL_MIN_BYTES): NumPy's function on the views, its result adopted.  Anything else, and any error NumPy raises (the function is pure: its
+ * result is fresh), goes to ``python``, asnumpy's function, which raises asnumpy's
+ * error. */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *dict;
+    PyObject *numpy, *python, *gate, *name;
+    Py_ssize_t nargs_min, nargs_max;
+    int scalars;
+    IntGlobal limits[4];     /* the last values of the loop kernels' limits for ``name`` */
+} NumpyCall;
+
+static PyObject *str_single_call_limits;
+
+/* Whether an array of ``size`` elements and ``nbytes`` bytes stays under every limit the
+ * loop kernels give for this function (loops.SINGLE_CALL_LIMITS[name]: (module, attribute,
+ * counts bytes) triples, read at each call: the calibration and tests set them). */
+static int
+under_limits(NumpyCall *self, PyObject *loops, Py_ssize_t size, Py_ssize_t nbytes)
+{
+    PyObject *table = PyModule_CheckExact(loops) ? PyDict_GetItemWithError(
+        PyModule_GetDict(loops), str_single_call_limits) : NULL;      /* borrowed */
+    PyObject *entry = table && PyDict_CheckExact(table) ? PyDict_GetItemWithError(
+        table, self->name) : NULL;
+    if (entry == NULL || !PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) > 4) {
+        PyErr_Clear();
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(entry); i++) {
+        PyObject *limit = PyTuple_GET_ITEM(entry, i);
+        if (!PyTuple_CheckExact(limit) || PyTuple_GET_SIZE(limit) != 3)
+            return 0;
+        long long value = int_global(PyTuple_GET_ITEM(limit, 0), PyTuple_GET_ITEM(limit, 1),
+                                     &self->limits[i]);
+        long long used = PyObject_IsTrue(PyTuple_GET_ITEM(limit, 2)) ? nbytes : size;
+        if (value < 0 || used >= value)
+            return 0;
+    }
+    return 1;
+}
+
+static PyObject *
+shape_tuple(PyArrayObject *array)
+{
+    int ndim = PyArray_NDIM(array);
+    PyObject *shape = PyTuple_New(ndim);
+    for (int i = 0; shape && i < ndim; i++) {
+        PyObject *length = PyLong_FromSsize_t(PyArray_DIMS(array)[i]);
+        if (length == NULL) {
+            Py_CLEAR(shape);
+            break;
+        }
+        PyTuple_SET_ITEM(shape, i, length);
+    }
+    return shape;
+}
+
+static PyObject *
+numpy_call_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    NumpyCall *self = (NumpyCall *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *gate = PyList_GET_SIZE(self->gate) ? PyList_GET_ITEM(self->gate, 0) : NULL;
+    if (kwnames || nargs < self->nargs_min || nargs > self->nargs_max || nargs > 3 ||
+        gate != zero || !configured)
+        return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    static IntGlobal last_pool_min;                    /* fast.POOL_MIN_BYTES */
+    long long max_bytes = int_global(lane_globals, str_pool_min_bytes, &last_pool_min);
+    PyObject *natives[3], *device = NULL, *like = NULL;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Operand x;
+        if (read_operand(args[i], &x)) {
+            Py_ssize_t size = PyArray_SIZE((PyArrayObject *)x.native);
+            Py_ssize_t nbytes = PyArray_NBYTES((PyArrayObject *)x.native);
+            if ((device && x.device != device) || size < 1 || nbytes >= max_bytes ||
+                !under_limits(self, x.loops, size, nbytes))
+                return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+            device = x.device;
+            natives[i] = x.native;
+            if (like == NULL)
+                like = FIELD(args[i], F_STRIDES);
+        }
+        else if (self->scalars && is_weak_scalar(args[i]))
+            natives[i] = args[i];
+        else
+            return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    }
+    if (device == NULL)
+        return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    int accounts = pool_accounts(device);
+    if (accounts)
+        return accounts < 0 ? NULL : PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    PyObject *result = PyObject_Vectorcall(self->numpy, natives, nargs, NULL);
+    if (result == NULL) {                       /* asnumpy's path raises asnumpy's error */
+        PyErr_Clear();
+        return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    }
+    if (PyTuple_Check(result)) {                /* (several results: asnumpy's path) */
+        Py_DECREF(result);
+        return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+    }
+    if (Py_TYPE(result) != numpy_type) {        /* a NumPy scalar: a 0-d array */
+        PyObject *array = PyObject_CallOneArg(numpy_asarray, result);
+        Py_DECREF(result);
+        if (array == NULL)
+            return NULL;
+        result = array;
+        if (Py_TYPE(result) != numpy_type) {
+            Py_DECREF(result);
+            return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
+        }
+    }
+    PyObject *shape = shape_tuple((PyArrayObject *)result);
+    if (shape == NULL) {
+        Py_DECREF(result);
+        return NULL;
+    }
+    PyObject *made = adopt(result, shape, device, like);
+    Py_DECREF(shape);
+    return made;
+}
+
+static PyObject *
+numpy_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"numpy", "python", "gate", "name", "nargs_min", "nargs_max",
+                               "scalars", NULL};
+    PyObject *numpy, *python, *gate, *name;
+    Py_ssize_t nargs_min, nargs_max;
+    int scalars = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!Unn|p:NumpyCall", keywords, &numpy,
+                                     &python, &PyList_Type, &gate, &name, &nargs_min,
+                                     &nargs_max, &scalars))
+        return NULL;
+    NumpyCall *self = (NumpyCall *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = numpy_call_vectorcall;
+    Py_INCREF(numpy); self->numpy = numpy;
+    Py_INCREF(python); self->python = python;
+    Py_INCREF(gate); self->gate = gate;
+    Py_INCREF(name); self->name = name;
+    self->nargs_min = nargs_min;
+    self->nargs_max = nargs_max;
+    self->scalars = scalars;
+    return (PyObject *)self;
+}
+
+static int
+numpy_call_traverse(NumpyCall *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->dict);
+    Py_VISIT(self->numpy);
+    Py_VISIT(self->python);
+    Py_VISIT(self->gate);
+    Py_VISIT(self->name);
+    return 0;
+}
+
+static int
+numpy_call_clear(NumpyCall *self)
+{
+    Py_CLEAR(self->dict);
+    Py_CLEAR(self->numpy);
+    Py_CLEAR(self->python);
+    Py_CLEAR(self->gate);
+    Py_CLEAR(self->name);
+    for (int i = 0; i < 4; i++)
+        Py_CLEAR(self->limits[i].value);
+    return 0;
+}
+
+static PyMemberDef numpy_call_members[] = {
+    {"python", T_OBJECT, offsetof(NumpyCall, python), READONLY, "asnumpy's function."},
+    {"numpy", T_OBJECT, offsetof(NumpyCall, numpy), READONLY, "NumPy's function."},
+    {"__dictoffset__", T_PYSSIZET, offsetof(NumpyCall, dict), READONLY},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(NumpyCall, vectorcall), READONLY},
+    {NULL},
+};
+
+static PyTypeObject NumpyCall_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "asnumpy._core._compiled.NumpyCall",
+    .tp_basicsize = sizeof(NumpyCall),
+    .tp_dealloc = generic_dealloc,
+    .tp_vectorcall_offset = offsetof(NumpyCall, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "A function whose small plain call NumPy makes on the views; else asnumpy's.",
+    .tp_traverse = (traverseproc)numpy_call_traverse,
+    .tp_clear = (inquiry)numpy_call_clear,
+    .tp_members = numpy_call_members,
+    .tp_dictoffset = offsetof(NumpyCall, dict),
+    .tp_new = numpy_call_new,
+};
+
 /* ---- module -------------------------------------------------------------- */
 
 /* Python 3.11 does not give a heap subclass its base's vectorcall (3.12 does, when the
@@ -1845,12 +2049,14 @@ PyInit__compiled(void)
     INTERN(str_accounting, "accounting");
     INTERN(str_call_general, "_call_general");
     INTERN(str_call_python, "_call_python");
+    INTERN(str_single_call_limits, "SINGLE_CALL_LIMITS");
     if ((str_axis_kw = Py_BuildValue("(s)", "axis")) == NULL ||
         (str_out_kw = Py_BuildValue("(s)", "out")) == NULL ||
         (zero = PyLong_FromLong(0)) == NULL)
         return NULL;
     PyTypeObject *types[] = {&Lane_Type, &Shortcut_Type, &UfuncBase_Type, &GetItem_Type,
-                             &Field_Type, &Held_Type, &PlanBase_Type, &ArrayFields_Type};
+                             &Field_Type, &Held_Type, &PlanBase_Type, &ArrayFields_Type,
+                             &NumpyCall_Type};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
         if (PyType_Ready(types[i]) < 0)
             return NULL;
@@ -1860,7 +2066,7 @@ PyInit__compiled(void)
     if (module == NULL)
         return NULL;
     const char *names[] = {"Lane", "Shortcut", "UfuncBase", "GetItem", "Field", "Held",
-                           "PlanBase", "ArrayFields"};
+                           "PlanBase", "ArrayFields", "NumpyCall"};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         Py_INCREF(types[i]);
         if (PyModule_AddObject(module, names[i], (PyObject *)types[i]) < 0) {

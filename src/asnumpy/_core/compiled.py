@@ -22,11 +22,12 @@ import sys
 
 import numpy as np
 
+from ..runtime._state import lean_gate
 from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 
 __all__ = ["ArrayFields", "BINARY", "COMPILED_BASES", "BINARY_OUT", "INPLACE", "PLAIN", "PlanBase", "REDUCE",
-           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane", "python_members",
+           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane", "numpy_call", "python_members",
            "path", "shortcut"]
 
 # a lane's kind (what it computes) and form (how an operator's arguments map onto it)
@@ -108,6 +109,21 @@ def lane(kind: int, form: int, numpy_callable, python, cost_of, gate, name=None)
     if _compiled is None:
         return python
     made = _compiled.Lane(kind, form, numpy_callable, python, cost_of, _refused, gate, name)
+    return _named(made, python)
+
+
+def numpy_call(numpy_function, python, name: str, nargs=(1, 1), scalars=False):
+    """``python`` (asnumpy's function ``name``) with its small plain calls made by
+    ``numpy_function`` on the arrays' NumPy views: ``nargs`` (least, most) positional
+    operands, no keywords, Python scalars among them where ``scalars``, each array under
+    the limits the device's loop kernels give for ``name`` (``SINGLE_CALL_LIMITS``: below
+    them asnumpy's path is that one NumPy call) and under ``fast.POOL_MIN_BYTES``; every
+    other call, and any NumPy refuses, goes to ``python``.  ``python`` itself without the
+    extension."""
+    if _compiled is None:
+        return python
+    made = _compiled.NumpyCall(numpy=numpy_function, python=python, gate=lean_gate, name=name,
+                               nargs_min=nargs[0], nargs_max=nargs[1], scalars=scalars)
     return _named(made, python)
 
 

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from .. import compiled
 from .._launch import empty
 from ..ndarray import ndarray
 from ..reductions import count_nonzero, nonzero
@@ -196,3 +197,8 @@ def flatnonzero(a):
     """
     a = device_operand(a)
     return nonzero(a.reshape(-1))[0]
+
+
+# a small where(condition, x, y) (arrays or Python scalars, no keywords) made by NumPy on
+# the views (compiled.py)
+where = compiled.numpy_call(np.where, where, "where", nargs=(3, 3), scalars=True)

@@ -14,6 +14,7 @@ import operator
 
 import numpy as np
 
+from .. import compiled
 from ..._errors import check_writeable
 from .._launch import check_same_device, empty, launch
 from .._layout import shape_text
@@ -122,3 +123,8 @@ def nonzero(a):
     if count:
         launch("numpy_function", outs, "nonzero", (a,), {}, func="nonzero")
     return outs
+
+
+# small plain calls (one array, no keywords) made by NumPy on the view (compiled.py)
+argmax = compiled.numpy_call(np.argmax, argmax, "argmax")
+argmin = compiled.numpy_call(np.argmin, argmin, "argmin")

@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from .. import compiled
 from ...runtime import observer as _observer
 from ...runtime._state import lean_gate, open_stream_blocks
 from .._launch import empty, launch
@@ -308,3 +309,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=NoValue):
     if scl.shape != avg.shape:
         scl = _filled(avg.shape, scl)
     return avg, scl
+
+
+# a small plain call (one array, no keywords) made by NumPy on the view (compiled.py)
+mean = compiled.numpy_call(np.mean, mean, "mean")

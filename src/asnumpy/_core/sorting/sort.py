@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import compiled
 from .._launch import empty, launch
 from ..reductions._operands import device_operand
 from ._numpy_calls import (
@@ -252,3 +253,8 @@ def sort_complex(a):
     if a.ndim == 0:
         normalize_axis(-1, 0)
     return call_into("sort_complex", "sort_complex", a.shape, dtype, a._device, (a,))
+
+
+# small plain calls (one array, no keywords) made by NumPy on the view (compiled.py)
+sort = compiled.numpy_call(np.sort, sort, "sort")
+argsort = compiled.numpy_call(np.argsort, argsort, "argsort")

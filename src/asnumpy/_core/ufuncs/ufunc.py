@@ -36,7 +36,7 @@ from ..ndarray import ndarray
 from .. import compiled
 from . import _shapes
 from ...ops.ufuncs import kernel_key
-from .fast import POOL_MIN_BYTES, binary_lanes, reduce_lane, unary_lanes
+from .fast import POOL_MIN_BYTES, binary_lanes, no_lane, reduce_lane, unary_lanes
 from ..._errors import read_only_error, user_stacklevel
 
 __all__ = ["ufunc", "Plan"]
@@ -97,6 +97,9 @@ class ufunc(compiled.UfuncBase):
         if numpy_ufunc.signature is None and numpy_ufunc.nout == 1 and numpy_ufunc.nin <= 2:
             lanes = binary_lanes if numpy_ufunc.nin == 2 else unary_lanes
             self._lane, self._lane_out = lanes(numpy_ufunc)
+        if numpy_ufunc is np.matmul:     # small plain products: NumPy's on the views
+            self._lane = compiled.numpy_call(np.matmul, no_lane, "matmul", nargs=(2, 2))
+            self._lane_out = no_lane
         self._reduce_lane = (reduce_lane(numpy_ufunc)
                              if numpy_ufunc.nin == 2 and numpy_ufunc.signature is None else None)
         self.__doc__ = (

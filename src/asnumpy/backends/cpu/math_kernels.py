@@ -31,16 +31,17 @@ worth a thread hand-off is one direct NumPy call under the caller's errstate.
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 
 from ...ops.backend import PreparedUfunc
 from ...ops.ufuncs import OPS
-from . import fpstatus, parallel
+from . import fpstatus, parallel, sort_kernels, statistics_kernels
 from .kernels import view
 from .statistics_kernels import CPU_FUNCTIONS
 
-__all__ = ["MATH_KERNELS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN",
+__all__ = ["MATH_KERNELS", "SINGLE_CALL_LIMITS", "REDUCE_CHUNK", "REDUCE_SPLIT_MIN", "REDUCE_STREAMING_SPLIT_MIN",
            "SPLIT_MIN_WORK", "STANDARD_VALUES", "reduce_split_min",
            "UFUNCS", "direct_weight"]
 
@@ -320,6 +321,22 @@ def _ufunc_general(f, weight, name, outs, loop, inputs, where):
 # The Array API standard's special values where NumPy's loops differ: each
 # ufunc's (loop type chars, select, value) from the op table
 # (asnumpy.ops.special_values says what they mean)
+
+# Where each function is one NumPy call on the caller's thread: name -> the limits every
+# array must stay under, as (module, attribute, whether it counts bytes, else elements).
+# The front end's compiled small calls (asnumpy._core.compiled.numpy_call) read them at
+# each call -- the calibration and tests set the attributes -- and under them make that
+# NumPy call themselves.  matmul never splits (NumPy's BLAS call).
+SINGLE_CALL_LIMITS = {
+    "sort": ((sort_kernels, "SPLIT_MIN", False),),
+    "argsort": ((sort_kernels, "SPLIT_MIN", False),),
+    "argmax": ((statistics_kernels, "ARG_SPLIT_MIN_BYTES", True),),
+    "argmin": ((statistics_kernels, "ARG_SPLIT_MIN_BYTES", True),),
+    "mean": ((sys.modules[__name__], "REDUCE_SPLIT_MIN", False),
+             (sys.modules[__name__], "REDUCE_STREAMING_SPLIT_MIN", False)),
+    "where": ((statistics_kernels, "_WHERE_BITS_MIN", False),),
+    "matmul": (),
+}
 
 STANDARD_VALUES = {name: op.standard for name, op in OPS.items() if op.standard is not None}
 """ufunc name -> :class:`asnumpy.ops.special_values.StandardValues`."""
