@@ -197,7 +197,9 @@ static PyObject *
 adopt(PyObject *native, PyObject *shape, PyObject *device, PyObject *like)
 {
     if (Py_TYPE(native) != numpy_type) {            /* 0-d operands give a NumPy scalar */
-        PyObject *array = PyObject_CallOneArg(numpy_asarray, native);
+        PyObject *array = PyArray_IsScalar(native, Generic) ? PyArray_FromScalar(native, NULL)
+                                                            : PyObject_CallOneArg(numpy_asarray,
+                                                                                  native);
         Py_DECREF(native);
         if (array == NULL)
             return NULL;
@@ -294,6 +296,17 @@ clear_if(PyObject *e1, PyObject *e2, PyObject *e3)
 
 /* ---- Lane ---------------------------------------------------------------- */
 
+/* What a lane (or a held call) knows of calling NumPy's inner loop itself (see
+ * direct_call): per dtype, in ``known``, and for the dtype it saw last. */
+typedef struct {
+    PyObject *ufunc;               /* borrowed from the owner: the NumPy ufunc */
+    PyObject *known;               /* dtype -> the index of its inner loop, or -1 */
+    PyUFuncGenericFunction loop;
+    void *data;
+    PyArray_Descr *out;            /* borrowed: a built-in dtype, never freed */
+    int state;                     /* 1: loop; 0: NumPy's call; -1: not yet known */
+} DirectState;
+
 enum { K_BINARY, K_BINARY_OUT, K_UNARY, K_UNARY_OUT, K_REDUCE };
 enum { FORM_PLAIN, FORM_REFLECTED, FORM_INPLACE };
 
@@ -309,15 +322,10 @@ typedef struct {
     PyObject *gate;       /* a list: gate[0] raised -> python */
     PyObject *name;       /* K_REDUCE: the ufunc's kernel name (loops.STANDARD_VALUES) */
     PyObject *costs;      /* key -> (cost, itemsize) */
-    PyObject *direct;     /* dtype key -> the index of its inner loop in the ufunc, or -1 */
     /* the last key's entry (one pair of dtypes or a dtype and a scalar type) */
     PyObject *last_a, *last_b;
     long long last_cost, last_itemsize;
-    /* and its inner loop, where the lane may call it itself (see direct_call) */
-    PyUFuncGenericFunction last_loop;
-    void *last_loop_data;
-    PyArray_Descr *last_out;       /* borrowed: a built-in dtype, never freed */
-    int last_direct;               /* 1: last_loop; 0: NumPy's call; -1: not yet known */
+    DirectState direct;   /* and its inner loop, where the lane calls it itself */
 } Lane;
 
 static PyObject *
@@ -368,7 +376,7 @@ lane_entry(Lane *self, PyObject *loops, PyObject *ka, PyObject *kb, long long *c
     Py_XSETREF(self->last_b, kb);
     self->last_cost = *cost;
     self->last_itemsize = *itemsize;
-    self->last_direct = -1;
+    self->direct.state = -1;
     return 1;
 }
 
@@ -449,9 +457,10 @@ run_loop(PyUFuncGenericFunction loop, void *data, PyArray_Descr *out_descr,
 /* The lane's direct call on ``nin`` NumPy views of one dtype (see above): its result,
  * or NULL with no error set for NumPy's own call, or NULL with NumPy's error. */
 static PyObject *
-direct_call(Lane *self, PyObject **natives, int nin)
+direct_call(DirectState *self, PyObject **natives, int nin)
 {
-    if (self->last_direct == 0 || !PyObject_TypeCheck(self->ufunc, &PyUFunc_Type))
+    if (self->state == 0 || self->ufunc == NULL || !PyObject_TypeCheck(self->ufunc,
+                                                                      &PyUFunc_Type))
         return NULL;
     PyArrayObject *inputs[2];
     for (int i = 0; i < nin; i++) {
@@ -465,9 +474,9 @@ direct_call(Lane *self, PyObject **natives, int nin)
     if (PyArray_NDIM(inputs[0]) < 1 || PyArray_SIZE(inputs[0]) < 1)
         return NULL;
     PyUFuncObject *ufunc = (PyUFuncObject *)self->ufunc;
-    if (self->last_direct == -1) {             /* first use for these dtypes: find, check */
+    if (self->state == -1) {             /* first use for these dtypes: find, check */
         PyObject *key = (PyObject *)PyArray_DESCR(inputs[0]);
-        PyObject *known = PyDict_GetItemWithError(self->direct, key);
+        PyObject *known = PyDict_GetItemWithError(self->known, key);
         if (known == NULL && PyErr_Occurred()) {
             PyErr_Clear();
             return NULL;
@@ -478,10 +487,10 @@ direct_call(Lane *self, PyObject **natives, int nin)
         if (index >= 0 && out == NULL)
             loop_index(ufunc, PyArray_DESCR(inputs[0]), &out);
         if (index < 0 || out == NULL) {
-            self->last_direct = 0;
+            self->state = 0;
             if (!known) {
                 PyObject *minus = PyLong_FromLong(-1);
-                if (minus == NULL || PyDict_SetItem(self->direct, key, minus) < 0)
+                if (minus == NULL || PyDict_SetItem(self->known, key, minus) < 0)
                     PyErr_Clear();
                 Py_XDECREF(minus);
             }
@@ -507,23 +516,23 @@ direct_call(Lane *self, PyObject **natives, int nin)
                     (PyArrayObject *)mine), PyArray_NBYTES((PyArrayObject *)mine)) == 0;
             Py_DECREF(mine);
             PyObject *value = PyLong_FromLong(same ? index : -1);
-            if (value == NULL || PyDict_SetItem(self->direct, key, value) < 0)
+            if (value == NULL || PyDict_SetItem(self->known, key, value) < 0)
                 PyErr_Clear();
             Py_XDECREF(value);
-            self->last_direct = same;
+            self->state = same;
             if (same) {
-                self->last_loop = loop;
-                self->last_loop_data = data;
-                self->last_out = out;
+                self->loop = loop;
+                self->data = data;
+                self->out = out;
             }
             return theirs;                      /* NumPy's own result, this time */
         }
-        self->last_direct = 1;
-        self->last_loop = loop;
-        self->last_loop_data = data;
-        self->last_out = out;
+        self->state = 1;
+        self->loop = loop;
+        self->data = data;
+        self->out = out;
     }
-    return run_loop(self->last_loop, self->last_loop_data, self->last_out, inputs, nin);
+    return run_loop(self->loop, self->data, self->out, inputs, nin);
 }
 
 /* 1: under the thread split (and, without out=, the pool's size); 0: not; -1: error */
@@ -644,7 +653,7 @@ lane_binary(Lane *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
         return fits < 0 ? NULL : lane_python(self, args, nargsf, kwnames);
     if (out == NULL) {
         PyObject *operands[2] = {an, bn};
-        PyObject *result = ka == kb ? direct_call(self, operands, 2) : NULL;
+        PyObject *result = ka == kb ? direct_call(&self->direct, operands, 2) : NULL;
         if (result != NULL)
             return adopt(result, shape, device, like);
         if (PyErr_Occurred())
@@ -691,7 +700,7 @@ lane_unary(Lane *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
     if (fits <= 0)
         return fits < 0 ? NULL : lane_python(self, args, nargsf, kwnames);
     PyObject *operands[2] = {x.native, out ? o.native : NULL};
-    PyObject *result = out ? NULL : direct_call(self, operands, 1);
+    PyObject *result = out ? NULL : direct_call(&self->direct, operands, 1);
     if (result != NULL)
         return adopt(result, x.shape, x.device, FIELD(a, F_STRIDES));
     if (PyErr_Occurred())
@@ -803,8 +812,9 @@ lane_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     Py_INCREF(refused); self->refused = refused;
     Py_INCREF(gate); self->gate = gate;
     Py_INCREF(name); self->name = name;
-    self->last_direct = -1;
-    if ((self->costs = PyDict_New()) == NULL || (self->direct = PyDict_New()) == NULL) {
+    self->direct.state = -1;
+    self->direct.ufunc = self->ufunc;
+    if ((self->costs = PyDict_New()) == NULL || (self->direct.known = PyDict_New()) == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -822,7 +832,7 @@ lane_traverse(Lane *self, visitproc visit, void *arg)
     Py_VISIT(self->gate);
     Py_VISIT(self->name);
     Py_VISIT(self->costs);
-    Py_VISIT(self->direct);
+    Py_VISIT(self->direct.known);
     Py_VISIT(self->last_a);
     Py_VISIT(self->last_b);
     return 0;
@@ -839,7 +849,7 @@ lane_clear(Lane *self)
     Py_CLEAR(self->gate);
     Py_CLEAR(self->name);
     Py_CLEAR(self->costs);
-    Py_CLEAR(self->direct);
+    Py_CLEAR(self->direct.known);
     Py_CLEAR(self->last_a);
     Py_CLEAR(self->last_b);
     return 0;
@@ -1469,6 +1479,7 @@ typedef struct {
     PyObject *dtypes[2], *shapes[2], *strides[2];
     PyObject *device, *shape, *dtype;    /* the planned device, output shape and dtype */
     int adopts;           /* whether NumPy's own result may become the output */
+    DirectState direct;   /* NumPy's inner loop called directly, for a fresh result */
 } Held;
 
 /* lean(args, out): the held call, or None for Plan.__call__ to go on */
@@ -1503,7 +1514,9 @@ held_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kw
         int accounts = pool_accounts(self->device);
         if (accounts)
             return accounts < 0 ? NULL : PyObject_Vectorcall(self->python, args, nargsf, kwnames);
-        PyObject *result = PyObject_Vectorcall(self->call, natives, self->nin, NULL);
+        PyObject *result = direct_call(&self->direct, natives, (int)self->nin);
+        if (result == NULL && !PyErr_Occurred())
+            result = PyObject_Vectorcall(self->call, natives, self->nin, NULL);
         return result ? adopt(result, self->shape, self->device, self->strides[0]) : NULL;
     }
     Operand o;
@@ -1560,6 +1573,14 @@ held_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->work = work;
     self->adopts = adopts;
     self->nin = nin;
+    /* (the planned loop's ufunc itself: NumPy resolves it without a cast; a partial,
+     * for a loop with casts, is never called directly) */
+    self->direct.state = -1;
+    self->direct.ufunc = PyObject_TypeCheck(call, &PyUFunc_Type) ? call : NULL;
+    if ((self->direct.known = PyDict_New()) == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < nin; i++) {
         PyObject *x = PyTuple_GET_ITEM(inputs, i);      /* (dtype, shape, strides) */
         if (!PyTuple_Check(x) || PyTuple_GET_SIZE(x) != 3) {
@@ -1588,6 +1609,7 @@ held_traverse(Held *self, visitproc visit, void *arg)
     Py_VISIT(self->device);
     Py_VISIT(self->shape);
     Py_VISIT(self->dtype);
+    Py_VISIT(self->direct.known);
     for (int i = 0; i < 2; i++) {
         Py_VISIT(self->dtypes[i]);
         Py_VISIT(self->shapes[i]);
@@ -1606,6 +1628,7 @@ held_clear(Held *self)
     Py_CLEAR(self->device);
     Py_CLEAR(self->shape);
     Py_CLEAR(self->dtype);
+    Py_CLEAR(self->direct.known);
     for (int i = 0; i < 2; i++) {
         Py_CLEAR(self->dtypes[i]);
         Py_CLEAR(self->shapes[i]);
@@ -1806,7 +1829,8 @@ typedef struct {
     PyObject *dict;
     PyObject *numpy, *python, *gate, *name;
     Py_ssize_t nargs_min, nargs_max;
-    int scalars;
+    int scalars;          /* Python and NumPy scalars may be operands (where's x, y) */
+    int reduces;          /* the result is one value: no pool size to keep to */
     IntGlobal limits[4];     /* the last values of the loop kernels' limits for ``name`` */
 } NumpyCall;
 
@@ -1872,7 +1896,8 @@ numpy_call_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObje
         if (read_operand(args[i], &x)) {
             Py_ssize_t size = PyArray_SIZE((PyArrayObject *)x.native);
             Py_ssize_t nbytes = PyArray_NBYTES((PyArrayObject *)x.native);
-            if ((device && x.device != device) || size < 1 || nbytes >= max_bytes ||
+            if ((device && x.device != device) || size < 1 ||
+                (!self->reduces && nbytes >= max_bytes) ||
                 !under_limits(self, x.loops, size, nbytes))
                 return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
             device = x.device;
@@ -1880,7 +1905,8 @@ numpy_call_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObje
             if (like == NULL)
                 like = FIELD(args[i], F_STRIDES);
         }
-        else if (self->scalars && is_weak_scalar(args[i]))
+        else if (self->scalars && (is_weak_scalar(args[i]) || PyArray_IsScalar(args[i],
+                                                                               Generic)))
             natives[i] = args[i];
         else
             return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
@@ -1900,15 +1926,14 @@ numpy_call_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObje
         return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
     }
     if (Py_TYPE(result) != numpy_type) {        /* a NumPy scalar: a 0-d array */
-        PyObject *array = PyObject_CallOneArg(numpy_asarray, result);
+        PyObject *array = PyArray_IsScalar(result, Generic) ? PyArray_FromScalar(result, NULL)
+                                                            : NULL;
         Py_DECREF(result);
-        if (array == NULL)
-            return NULL;
-        result = array;
-        if (Py_TYPE(result) != numpy_type) {
-            Py_DECREF(result);
+        if (array == NULL) {
+            PyErr_Clear();
             return PyObject_Vectorcall(self->python, args, nargsf, kwnames);
         }
+        result = array;
     }
     PyObject *shape = shape_tuple((PyArrayObject *)result);
     if (shape == NULL) {
@@ -1924,13 +1949,13 @@ static PyObject *
 numpy_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"numpy", "python", "gate", "name", "nargs_min", "nargs_max",
-                               "scalars", NULL};
+                               "scalars", "reduces", NULL};
     PyObject *numpy, *python, *gate, *name;
     Py_ssize_t nargs_min, nargs_max;
-    int scalars = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!Unn|p:NumpyCall", keywords, &numpy,
+    int scalars = 0, reduces = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!Unn|pp:NumpyCall", keywords, &numpy,
                                      &python, &PyList_Type, &gate, &name, &nargs_min,
-                                     &nargs_max, &scalars))
+                                     &nargs_max, &scalars, &reduces))
         return NULL;
     NumpyCall *self = (NumpyCall *)type->tp_alloc(type, 0);
     if (self == NULL)
@@ -1943,6 +1968,7 @@ numpy_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->nargs_min = nargs_min;
     self->nargs_max = nargs_max;
     self->scalars = scalars;
+    self->reduces = reduces;
     return (PyObject *)self;
 }
 

@@ -112,18 +112,21 @@ def lane(kind: int, form: int, numpy_callable, python, cost_of, gate, name=None)
     return _named(made, python)
 
 
-def numpy_call(numpy_function, python, name: str, nargs=(1, 1), scalars=False):
+def numpy_call(numpy_function, python, name: str, nargs=(1, 1), scalars=False,
+               reduces=False):
     """``python`` (asnumpy's function ``name``) with its small plain calls made by
     ``numpy_function`` on the arrays' NumPy views: ``nargs`` (least, most) positional
-    operands, no keywords, Python scalars among them where ``scalars``, each array under
-    the limits the device's loop kernels give for ``name`` (``SINGLE_CALL_LIMITS``: below
-    them asnumpy's path is that one NumPy call) and under ``fast.POOL_MIN_BYTES``; every
+    operands, no keywords, Python or NumPy scalars among them where ``scalars``, each array
+    under the limits the device's loop kernels give for ``name`` (``SINGLE_CALL_LIMITS``:
+    below them asnumpy's path is that one NumPy call) and, unless the function ``reduces``
+    to one value, under ``fast.POOL_MIN_BYTES`` (larger results come from the pool); every
     other call, and any NumPy refuses, goes to ``python``.  ``python`` itself without the
     extension."""
     if _compiled is None:
         return python
     made = _compiled.NumpyCall(numpy=numpy_function, python=python, gate=lean_gate, name=name,
-                               nargs_min=nargs[0], nargs_max=nargs[1], scalars=scalars)
+                               nargs_min=nargs[0], nargs_max=nargs[1], scalars=scalars,
+                               reduces=reduces)
     return _named(made, python)
 
 

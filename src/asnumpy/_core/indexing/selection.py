@@ -199,6 +199,6 @@ def flatnonzero(a):
     return nonzero(a.reshape(-1))[0]
 
 
-# a small where(condition, x, y) (arrays or Python scalars, no keywords) made by NumPy on
+# a small where(condition, x, y) (arrays, Python or NumPy scalars, no keywords) made by NumPy on
 # the views (compiled.py)
 where = compiled.numpy_call(np.where, where, "where", nargs=(3, 3), scalars=True)

@@ -126,5 +126,5 @@ def nonzero(a):
 
 
 # small plain calls (one array, no keywords) made by NumPy on the view (compiled.py)
-argmax = compiled.numpy_call(np.argmax, argmax, "argmax")
-argmin = compiled.numpy_call(np.argmin, argmin, "argmin")
+argmax = compiled.numpy_call(np.argmax, argmax, "argmax", reduces=True)
+argmin = compiled.numpy_call(np.argmin, argmin, "argmin", reduces=True)

@@ -312,4 +312,4 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=NoValue):
 
 
 # a small plain call (one array, no keywords) made by NumPy on the view (compiled.py)
-mean = compiled.numpy_call(np.mean, mean, "mean")
+mean = compiled.numpy_call(np.mean, mean, "mean", reduces=True)
