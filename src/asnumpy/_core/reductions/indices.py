@@ -125,6 +125,7 @@ def nonzero(a):
     return outs
 
 
-# small plain calls (one array, no keywords) made by NumPy on the view (compiled.py)
-argmax = compiled.numpy_call(np.argmax, argmax, "argmax", reduces=True)
-argmin = compiled.numpy_call(np.argmin, argmin, "argmin", reduces=True)
+# small plain calls (one array, no keywords) made by NumPy on the view (compiled.py):
+# the array's own method, which numpy.argmax calls (without its Python wrapper)
+argmax = compiled.numpy_call(np.ndarray.argmax, argmax, "argmax", reduces=True)
+argmin = compiled.numpy_call(np.ndarray.argmin, argmin, "argmin", reduces=True)
