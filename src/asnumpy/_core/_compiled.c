@@ -47,8 +47,7 @@ static Py_ssize_t device_loops_offset, device_pool_offset;
 static PyTypeObject *array_type, *numpy_type, *device_type;
 static PyObject *numpy_asarray, *accounting_pools, *lane_globals, *numpy_dtypes;
 static PyObject *zero, *str_split_min_work, *str_reduce_split_min, *str_pool_min_bytes,
-    *str_standard_values, *str_axis_kw, *str_out_kw, *str_realize, *str_shape, *str_strides,
-    *str_dtype, *str_accounting;
+    *str_standard_values, *str_axis_kw, *str_out_kw, *str_realize, *str_accounting;
 static int configured = 0;
 
 #define FIELD(o, f) (*(PyObject **)((char *)(o) + field_offset[f]))
@@ -1765,10 +1764,10 @@ static PyTypeObject PlanBase_Type = {
 
 /* ---- ArrayFields: the storage of asnumpy.ndarray ---------------------------- */
 
-/* ndarray's nine fields and its weak references.  Unlike a class with __slots__
- * (always tracked by the cycle collector) it is not a GC type, as NumPy's arrays
- * are not: what an array refers to (its buffer, a base array, NumPy views, a
- * device) never refers back to it. */
+/* ndarray's nine fields and its weak references.  The type itself is no GC type:
+ * ndarray, a Python subclass, is still tracked by the cycle collector, which does
+ * not visit these fields -- as for NumPy's arrays, what an array refers to (its
+ * buffer, a base array, NumPy views, a device) never refers back to it. */
 typedef struct {
     PyObject_HEAD
     PyObject *fields[N_FIELDS];
@@ -2069,9 +2068,6 @@ PyInit__compiled(void)
     INTERN(str_pool_min_bytes, "POOL_MIN_BYTES");
     INTERN(str_standard_values, "STANDARD_VALUES");
     INTERN(str_realize, "_realize");
-    INTERN(str_shape, "shape");
-    INTERN(str_strides, "strides");
-    INTERN(str_dtype, "dtype");
     INTERN(str_accounting, "accounting");
     INTERN(str_call_general, "_call_general");
     INTERN(str_call_python, "_call_python");

@@ -26,9 +26,10 @@ from ..runtime._state import lean_gate
 from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 
-__all__ = ["ArrayFields", "BINARY", "COMPILED_BASES", "BINARY_OUT", "INPLACE", "PLAIN", "PlanBase", "REDUCE",
-           "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call", "lane", "numpy_call", "python_members",
-           "path", "shortcut"]
+__all__ = ["ArrayFields", "BINARY", "BINARY_OUT", "COMPILED_BASES", "INPLACE", "PLAIN",
+           "PlanBase", "REDUCE", "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure",
+           "held_call", "keep_compiled_call", "lane", "numpy_call", "path", "python_members",
+           "shortcut"]
 
 # a lane's kind (what it computes) and form (how an operator's arguments map onto it)
 BINARY, BINARY_OUT, UNARY, UNARY_OUT, REDUCE = range(5)
@@ -57,8 +58,8 @@ class _SlottedFields:
                  "_writeable", "_native", "__weakref__")
 
 
-# ndarray's base class: the extension's compiled storage of the same fields (not tracked by
-# the cycle collector, as NumPy's arrays are not), or the slotted class above
+# ndarray's base class: the extension's compiled storage of the same fields (which the cycle
+# collector does not visit, as it does not NumPy's arrays), or the slotted class above
 ArrayFields = _SlottedFields if _compiled is None else _compiled.ArrayFields
 # the base classes of asnumpy.ufunc and Plan, whose compiled calls take the fast lanes or
 # the held call first; ``object`` on the Python path (the classes then call in Python)
