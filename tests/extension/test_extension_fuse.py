@@ -9,6 +9,7 @@ import pytest
 import asnumpy as ap
 from asnumpy.backends.cpu.compiler import compiler_command
 from asnumpy.extension import CompilerNotFoundError
+from asnumpy.extension import fusion
 from asnumpy.extension.fusion import Fusion, FusionFallbackWarning, fuse
 
 try:
@@ -366,8 +367,8 @@ def test_shape_patterns_one_kernel_cannot_run_fuse_as_a_few():
     got = _check(f, a, a)                           # no fallback warning
     host = ap.asnumpy(a)
     np.testing.assert_array_equal(ap.asnumpy(got), host.sum(0) + host.sum(1))
-    (plan, _), = f._schedules.values()
-    assert len(plan.stages) == 3                    # each reduction, then the sum
+    entry, = f._schedules.values()
+    assert len(entry.schedule.stages) == 3                    # each reduction, then the sum
 
 
 # Reductions whose results are broadcast back to a larger shape: (function of the namespace
@@ -420,8 +421,8 @@ def test_a_reduction_broadcast_along_another_axis_runs_as_two_kernels():
     x = ap.asarray([[1.0], [2.0], [3.0]])
     got = _check(_outer_sum, x)                     # fused (no warning), as NumPy
     assert ap.asnumpy(got).tolist() == [[2, 3, 4], [3, 4, 5], [4, 5, 6]]
-    (plan, _), = _outer_sum._schedules.values()
-    assert len(plan.stages) == 2                    # the sum, then the (3, 3) result
+    entry, = _outer_sum._schedules.values()
+    assert len(entry.schedule.stages) == 2                    # the sum, then the (3, 3) result
 
 
 def test_cuda_staged_function_launches_a_kernel_per_stage(emulated_driver, cuda):
@@ -459,7 +460,8 @@ def test_function_errors_are_numpys_and_not_warnings():
 
 # -- caching and the decorator -----------------------------------------------------------------
 
-def test_traces_and_plans_are_cached_per_signature():
+def test_traces_and_plans_are_cached_per_signature(monkeypatch):
+    monkeypatch.setattr(fusion, "MEASURE", [False])     # (its op-by-op run calls f too)
     calls = []
 
     @fuse

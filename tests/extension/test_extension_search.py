@@ -217,8 +217,9 @@ def _check_fused_function(case, device):
     fused = fuse(lambda a, b: body(ap, a, b))
     got, error = _outcome(fused, [_laid_out(h, lay, device) for h, lay in zip(hosts, layouts)])
     for entry in fused._schedules.values():
-        stages = getattr(entry[0], "stages", None) if isinstance(entry, tuple) else None
-        event("one kernel" if isinstance(entry, tuple) and stages is None
+        fused_entry = hasattr(entry, "schedule")
+        stages = getattr(entry.schedule, "stages", None) if fused_entry else None
+        event("one kernel" if fused_entry and stages is None
               else f"{len(stages)} kernels" if stages else "op by op")
     if numpy_error is not None or error is not None:
         assert error is not None and numpy_error is not None, (error, numpy_error)

@@ -21,27 +21,27 @@ BIASES = {"row-1d": lambda m, n: (n,), "row-2d": lambda m, n: (1, n), "column": 
           "scalar-1": lambda m, n: (1,)}
 
 
-@fuse
+@fuse(max_signatures=64)     # (parametrized over many signatures: each fused)
 def _bias_add(x, b):
     return x * 2.0 + b
 
 
-@fuse
+@fuse(max_signatures=64)     # (parametrized over many signatures: each fused)
 def _bias_sub_first(x, b):
     return b - x * 0.5          # the broadcast operand first: operand order matters
 
 
-@fuse
+@fuse(max_signatures=64)     # (parametrized over many signatures: each fused)
 def _bias_sum_all(x, b):
     return (x + b).sum()
 
 
-@fuse
+@fuse(max_signatures=64)     # (parametrized over many signatures: each fused)
 def _bias_sum_0(x, b):
     return (x + b).sum(axis=0)
 
 
-@fuse
+@fuse(max_signatures=64)     # (parametrized over many signatures: each fused)
 def _bias_sum_1(x, b):
     return (x + b).sum(axis=1)
 

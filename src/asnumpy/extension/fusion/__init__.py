@@ -22,6 +22,13 @@ function, ``where=``, indexing, Python branching on array values -- makes the
 function run op by op, with one :class:`FusionFallbackWarning` naming what
 could not be fused.
 
+Choices per signature (:class:`_Fused`): on cpu the second and third calls
+of a signature time the fused kernels and the op-by-op run, and the faster is
+kept (fused transcendental functions are scalar C library calls, NumPy's are
+SIMD loops); at most ``max_signatures`` signatures are traced, new ones then
+run op by op with one :class:`RecompilationWarning`; ``Fusion.explain()``
+says how each signature runs and why.
+
 Numerics: elementwise results are the unfused computation's bit for bit
 for integers, bools and real ``+ - * /`` (same loops, same dtypes, no
 contraction to FMA); transcendental functions are the C library's (within
@@ -37,25 +44,34 @@ not raised by fused kernels.
 from __future__ import annotations
 
 import functools
+import inspect
 import linecache
 import os
+import time
 import warnings
 
 import numpy as np
 
 from ..._core.ndarray import ndarray
 from ..._errors import user_stacklevel
+from ...runtime.stream import get_current_stream
 
-__all__ = ["Fusion", "FusionFallbackWarning", "fuse"]
+__all__ = ["Fusion", "FusionFallbackWarning", "RecompilationWarning", "fuse"]
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _NUMPY = os.path.dirname(os.path.abspath(np.__file__))
 _WEAK = (bool, int, float, complex)
 _CACHE_SIZE = 256
+MAX_SIGNATURES = 8          # traced input signatures per function before new ones run op by op
 
 
 class FusionFallbackWarning(UserWarning):
     """A fused function runs op by op; the message names the operation that did not fuse."""
+
+
+class RecompilationWarning(UserWarning):
+    """A fused function met more input signatures than its cap; the message names the
+    argument whose shape, dtype or layout keeps changing."""
 
 
 def fuse(*args, **kwargs):
@@ -67,6 +83,11 @@ def fuse(*args, **kwargs):
     ----------
     kernel_name : str, optional
         Name of the generated kernel (the function's name by default).
+    max_signatures : int, optional
+        How many input signatures (dtypes, shapes, layouts, scalar kinds) are
+        traced and compiled (default 8).  A call with a new signature beyond
+        them runs op by op, with one :class:`RecompilationWarning` naming the
+        argument that keeps changing.
 
     Returns
     -------
@@ -81,7 +102,7 @@ def fuse(*args, **kwargs):
     ... def squared_distance(x, y):
     ...     return asnumpy.sum((x - y) ** 2, axis=-1)
     """
-    unknown = set(kwargs) - {"kernel_name"}
+    unknown = set(kwargs) - {"kernel_name", "max_signatures"}
     if unknown:
         raise TypeError(f"asnumpy.fuse() got an unexpected keyword argument {min(unknown)!r}")
     if len(args) == 1 and callable(args[0]) and not kwargs:
@@ -89,20 +110,25 @@ def fuse(*args, **kwargs):
     if args:
         raise TypeError("asnumpy.fuse: use @fuse or @fuse(kernel_name=...), got positional "
                         f"arguments {args!r}")
-    return functools.partial(Fusion, kernel_name=kwargs.get("kernel_name"))
+    return functools.partial(Fusion, **kwargs)
 
 
 class Fusion:
     """A function compiled by :func:`fuse`; call it like the function."""
 
-    def __init__(self, func, kernel_name=None):
+    def __init__(self, func, kernel_name=None, max_signatures=MAX_SIGNATURES):
         if not callable(func):
             raise TypeError(f"asnumpy.fuse: {func!r} is not callable")
+        if (not isinstance(max_signatures, int) or isinstance(max_signatures, bool)
+                or max_signatures < 1):
+            raise ValueError(f"asnumpy.fuse: max_signatures must be a positive int, got "
+                             f"{max_signatures!r}")
         functools.update_wrapper(self, func)
         self._func = func
         self.kernel_name = kernel_name or getattr(func, "__name__", "fused")
+        self.max_signatures = max_signatures
         self._traces = {}          # trace key -> (graph, outputs, is_tuple) or a fallback reason
-        self._schedules = {}       # call key -> schedule
+        self._schedules = {}       # call key -> _Fused, or _Unfused (why it runs op by op)
         self._warned = set()
 
     def __repr__(self):
@@ -113,6 +139,21 @@ class Fusion:
         self._traces.clear()
         self._schedules.clear()
 
+    def explain(self) -> str:
+        """How each input signature met so far runs, and why.
+
+        One line per signature (the call key: dtypes, shapes and strides of
+        the arrays, kinds of the scalars): ``one kernel``, ``N kernels`` with
+        the reason the reductions are stored in between, ``op by op`` with
+        what could not be fused, or the measured choice of running op by op
+        because that was faster (see docs/extension.md, "Fusion").
+        """
+        lines = [f"asnumpy.fuse {self.kernel_name}: {len(self._schedules)} signature(s) "
+                 f"of at most {self.max_signatures}"]
+        for (_, key), entry in list(self._schedules.items()):
+            lines.append(f"  {_describe_key(key)}: {entry.explain()}")
+        return "\n".join(lines)
+
     def __call__(self, *args, **kwargs):
         signature = None if kwargs else _call_signature(args)
         if signature is None:
@@ -120,10 +161,18 @@ class Fusion:
         device, trace_key, call_key = signature
         entry = self._schedules.get(call_key)
         if entry is None:
+            if len(self._schedules) >= self.max_signatures:
+                return self._over_cap(args, call_key)
             entry = self._plan(args, device, trace_key, call_key)
         if isinstance(entry, _Unfused):
             return entry.run(self, args)
-        schedule, is_tuple = entry
+        if entry.measuring:
+            return entry.measure(self, args, device, call_key)
+        return self._launch(entry, args, device)
+
+    def _launch(self, entry, args, device):
+        """The fused kernel(s) of ``entry`` on ``args``."""
+        schedule, is_tuple = entry.schedule, entry.is_tuple
         from ._run import launch, scalar_values
         from ._stages import Plan
 
@@ -150,11 +199,14 @@ class Fusion:
                 traced = _Unfused(None, exc.__traceback__, exc)
             self._remember(self._traces, trace_key, traced)
         if isinstance(traced, _Unfused):
+            self._remember(self._schedules, call_key, traced)
             return traced
         graph, outputs, is_tuple = traced
+        boundary = None
         try:
             schedule = build(graph, outputs, args, self.kernel_name)
         except Unfusable as exc:
+            boundary = str(exc)
             # not one kernel: a few, reductions materialized in between (see _stages)
             from ._stages import plan
 
@@ -164,9 +216,28 @@ class Fusion:
                 unfused = _Unfused(str(exc), None)
                 self._remember(self._schedules, call_key, unfused)
                 return unfused
-        entry = (schedule, is_tuple)
+        entry = _Fused(schedule, is_tuple, device, boundary)
         self._remember(self._schedules, call_key, entry)
         return entry
+
+    def _over_cap(self, args, call_key):
+        """A call with a signature beyond the cap: op by op, with one warning naming the
+        argument whose signature keeps changing."""
+        if "cap" not in self._warned:
+            self._warned.add("cap")
+            known = [key for _, key in self._schedules]
+            position = _changing_argument(known, call_key[1])
+            names = _parameter_names(self._func, len(call_key[1]))
+            values = sorted({_describe_value(key[position]) for key in known
+                             + [call_key[1]]})
+            warnings.warn(
+                f"asnumpy.fuse: {self.kernel_name}: more than {self.max_signatures} input "
+                f"signatures; argument {names[position]!r} (position {position}) keeps "
+                f"changing ({', '.join(values[:4])}{', ...' if len(values) > 4 else ''}); "
+                "calls with new signatures run op by op (raise max_signatures, or keep that "
+                "argument's shape, dtype and layout fixed)", RecompilationWarning,
+                stacklevel=user_stacklevel())
+        return self._func(*args)
 
     @staticmethod
     def _remember(cache, key, value):
@@ -175,17 +246,89 @@ class Fusion:
         cache[key] = value
 
 
+class _Fused:
+    """A signature that fuses: its schedule, and the measurement deciding whether it runs.
+
+    On cpu the fused kernel computes transcendental functions with the C
+    library's scalar calls, where NumPy's loops may be SIMD (several times
+    faster): fusing such a function can be slower than running it op by op.
+    So the second call of a signature on cpu times the fused kernels and the
+    third the op-by-op run (both give the call's result); if op by op was
+    faster, later calls run op by op -- decided on the CPU at hand, for that
+    signature, and said by :meth:`Fusion.explain`.
+    """
+
+    # the fused run must be this much slower than op by op to be left (noise margin)
+    MARGIN = 1.25
+
+    def __init__(self, schedule, is_tuple, device, boundary=None):
+        self.schedule, self.is_tuple = schedule, is_tuple
+        self.boundary = boundary            # why one kernel could not compute it all
+        self.calls = 0
+        self.fused_seconds = None
+        self.measuring = bool(getattr(device.backend.cxx, "host", False)) and MEASURE[0]
+
+    def explain(self):
+        from ._stages import Plan
+
+        kernels = (f"{len(self.schedule.stages)} kernels (reductions stored in between, since "
+                   f"one kernel cannot compute {self.boundary})" if type(self.schedule) is Plan
+                   else "one kernel")
+        if self.measuring:
+            return f"{kernels}; measuring fused against op by op"
+        if self.fused_seconds is not None:
+            return f"{kernels}; fused {self.fused_seconds * 1e3:.3g} ms measured faster"
+        return kernels
+
+    def measure(self, fusion, args, device, call_key):
+        """This call, timed when it is the second (fused) or third (op by op) one."""
+        if not get_current_stream(device).is_default:    # asynchronous: nothing to time
+            return fusion._launch(self, args, device)
+        self.calls += 1
+        if self.calls == 1:                  # compiles: not timed
+            return fusion._launch(self, args, device)
+        started = time.perf_counter()
+        if self.calls == 2:
+            result = fusion._launch(self, args, device)
+            device.default_stream.synchronize()
+            self.fused_seconds = time.perf_counter() - started
+            return result
+        result = fusion._func(*args)
+        unfused_seconds = time.perf_counter() - started
+        self.measuring = False
+        if unfused_seconds * self.MARGIN < self.fused_seconds:
+            fusion._schedules[call_key] = _Unfused(
+                f"op by op measured faster ({unfused_seconds * 1e3:.3g} ms against "
+                f"{self.fused_seconds * 1e3:.3g} ms fused)", None, quiet=True)
+        return result
+
+
+# MEASURE[0] false: signatures always run fused (the tests' switch for the fused path)
+MEASURE = [True]
+
+
 class _Unfused:
     """Why a signature runs op by op, and where in the function that was decided."""
 
-    def __init__(self, reason, traceback, error=None):
+    def __init__(self, reason, traceback, error=None, quiet=False):
         self.reason = reason
         self.error = error
         self.where = _user_line(traceback)
+        self.quiet = quiet              # a measured choice, not a failure: no warning
+
+    def explain(self):
+        if self.quiet:
+            return self.reason
+        if self.reason is None:
+            return (f"op by op: tracing raised {type(self.error).__name__}: {self.error}")
+        where = f" at `{self.where}`" if self.where else ""
+        return f"op by op: cannot fuse {self.reason}{where}"
 
     def run(self, fusion, args):
         """The function op by op, with the warning (after it, if tracing raised an error:
         when the real run raises it too, it was the function's own error)."""
+        if self.quiet:
+            return fusion._func(*args)
         if self.error is None:
             self.warn_once(fusion)
             return fusion._func(*args)
@@ -254,3 +397,33 @@ def _call_signature(args):
 
 
 _STORABLE = frozenset("?bBhHiIlLqQefdFD")
+
+
+def _describe_value(key) -> str:
+    """One argument's part of a call key, as a user reads it."""
+    if isinstance(key, tuple):
+        dtype, shape, *strides = key
+        text = f"{dtype}{list(shape)}"
+        return text + (f" strides {strides[0]}" if strides else "")
+    return key.__name__ if isinstance(key, type) else str(key)
+
+
+def _describe_key(key) -> str:
+    return "(" + ", ".join(_describe_value(value) for value in key) + ")"
+
+
+def _changing_argument(known, key) -> int:
+    """The position whose part differs from the known signatures' most often."""
+    counts = [sum(1 for other in known if other[k] != key[k]) for k in range(len(key))]
+    return max(range(len(key)), key=lambda k: counts[k])
+
+
+def _parameter_names(func, count) -> list:
+    """The names of ``func``'s first ``count`` positional parameters (``arg<k>`` where
+    it has none, as for ``*args``)."""
+    try:
+        parameters = [p.name for p in inspect.signature(func).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        parameters = []
+    return [parameters[k] if k < len(parameters) else f"arg{k}" for k in range(count)]
