@@ -8,8 +8,7 @@ import pytest
 
 import asnumpy as ap
 from asnumpy.backends.cpu.compiler import compiler_command
-from asnumpy.extension import CompilerNotFoundError
-from asnumpy.extension import fusion
+from asnumpy.extension import CompilerNotFoundError, fusion
 from asnumpy.extension.fusion import Fusion, FusionFallbackWarning, fuse
 
 try:
@@ -368,7 +367,7 @@ def test_shape_patterns_one_kernel_cannot_run_fuse_as_a_few():
     host = ap.asnumpy(a)
     np.testing.assert_array_equal(ap.asnumpy(got), host.sum(0) + host.sum(1))
     entry, = f._schedules.values()
-    assert len(entry.schedule.stages) == 3                    # each reduction, then the sum
+    assert len(entry.schedule.stages) == 3          # each reduction, then the sum
 
 
 # Reductions whose results are broadcast back to a larger shape: (function of the namespace
@@ -422,7 +421,7 @@ def test_a_reduction_broadcast_along_another_axis_runs_as_two_kernels():
     got = _check(_outer_sum, x)                     # fused (no warning), as NumPy
     assert ap.asnumpy(got).tolist() == [[2, 3, 4], [3, 4, 5], [4, 5, 6]]
     entry, = _outer_sum._schedules.values()
-    assert len(entry.schedule.stages) == 2                    # the sum, then the (3, 3) result
+    assert len(entry.schedule.stages) == 2          # the sum, then the (3, 3) result
 
 
 def test_cuda_staged_function_launches_a_kernel_per_stage(emulated_driver, cuda):
