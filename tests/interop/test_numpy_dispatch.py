@@ -22,7 +22,7 @@ def _as(xp, host):
 
 
 def _numpy_ufuncs():
-    return sorted((name for name in dir(np) if isinstance(getattr(np, name), np.ufunc)))
+    return sorted((name for name in np.__all__ if isinstance(getattr(np, name), np.ufunc)))
 
 
 def _operand_dtype(numpy_ufunc):

@@ -15,7 +15,9 @@ LEFT_MISSING = {"matrix", "asmatrix", "bmat", "recarray"}
 
 
 def test_numpy_callables_coverage_at_least_99_percent():
-    names = [n for n in dir(numpy) if not n.startswith("_") and callable(getattr(numpy, n))]
+    # NumPy's own public names: dir(numpy) also holds what other packages plant there
+    # (numexpr, which pandas imports, sets numpy.expm1x = numpy.expm1).
+    names = [n for n in numpy.__all__ if not n.startswith("_") and callable(getattr(numpy, n))]
     missing = {n for n in names if not hasattr(asnumpy, n)}
     assert missing <= LEFT_MISSING, sorted(missing - LEFT_MISSING)
     assert 1 - len(missing) / len(names) >= 0.99
