@@ -90,9 +90,11 @@ def __getattr__(name):
     if name == "extension" or name in _EXTENSION_NAMES:
         extension = _import_module("asnumpy.extension")
         return extension if name == "extension" else getattr(extension, name)
-    # asnumpy.fuse (kernel fusion), imported on first use
+    # asnumpy.fuse (kernel fusion) and asnumpy.jit (traced, replayed), imported on first use
     if name == "fuse":
         return _import_module("asnumpy.extension.fusion").fuse
+    if name == "jit":
+        return _import_module("asnumpy.extension.jit").jit
     raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
 
 
@@ -274,8 +276,9 @@ __all__ += [
 ]
 # -- user kernels (asnumpy.extension; imported on first access, see __getattr__)
 __all__ += ["extension", *sorted(_EXTENSION_NAMES)]
-# -- kernel fusion (asnumpy.extension.fusion; imported on first use, see __getattr__)
-__all__ += ["fuse"]
+# -- kernel fusion and jit (asnumpy.extension.fusion / .jit; imported on first use, see
+#    __getattr__)
+__all__ += ["fuse", "jit"]
 # the extended-precision types exist where NumPy has them (float96 or float128, ...)
 from . import _extended_types  # noqa: E402
 globals().update(_extended_types.TYPES)

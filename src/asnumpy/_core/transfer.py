@@ -99,6 +99,10 @@ def asarray(obj, dtype=None, order=None, *, device=None, copy=None, stream=None)
         stream = None if stream == ASYNC else stream
         return _from_device_array(obj, dtype, order, device, copy, stream, "asarray")
     if type(obj) is not np.ndarray:
+        stands_for = getattr(type(obj), "__asnumpy_array__", None)
+        if stands_for is not None:      # a value asnumpy.jit traces: the array it stands for
+            return asarray(stands_for(obj), dtype, order, device=device, copy=copy,
+                           stream=stream)
         for attribute, alias in DEVICE_MEMORY_IMPORTERS.items():
             if hasattr(obj, attribute):      # another library's device memory, aliased
                 stream = None if stream == ASYNC else stream

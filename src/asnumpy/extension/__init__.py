@@ -33,9 +33,10 @@ _LAZY = {
     "RawModule": "._raw",
     # kernel fusion and PyTorch custom operators (the fusion engineer's modules)
     "fuse": ".fusion",
+    "jit": ".jit",
     "torch_op": ".torch_ops",
 }
-__all__ += ["fuse", "torch_op"]
+__all__ += ["fuse", "jit", "torch_op"]
 
 
 def __getattr__(name):

@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 
+from .._tracing import traceable
 from .. import compiled
 from .._launch import empty
 from ..ndarray import ndarray
@@ -29,6 +30,7 @@ _MISSING = object()
 
 
 @named("where")
+@traceable
 def where(condition, x=_MISSING, y=_MISSING):
     """Elements of ``x`` where ``condition`` is true, else of ``y``; or ``nonzero(condition)``.
 

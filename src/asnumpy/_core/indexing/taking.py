@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._tracing import traceable
 from .._launch import check_same_device, empty
 from .._layout import normalize_axis
 from ..ndarray import ndarray
@@ -64,6 +65,7 @@ def _probe_out(out):
 
 
 @named("take")
+@traceable
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Take elements from an array along an axis.
 
@@ -150,6 +152,7 @@ def put(a, ind, v, mode="raise"):
 
 
 @named("take_along_axis")
+@traceable
 def take_along_axis(arr, indices, axis=-1):
     """Take values from ``arr`` at the matching 1-d ``indices`` along ``axis``.
 

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from .._tracing import traceable
 from .._launch import check_same_device, empty, launch
 from ..ndarray import ndarray
 from ._operands import named_errors, normalize_axis, operands
@@ -153,6 +154,7 @@ def _concatenate(arrays, axis, out, dtype, casting, func):
     return _join(arrays, axis, out, dtype, casting, func)
 
 
+@traceable
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of arrays along an existing axis.
 
@@ -201,6 +203,7 @@ def concat(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return _concatenate(arrays, axis, out, dtype, casting, "concat")
 
 
+@traceable
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Join a sequence of arrays along a new axis.
 
@@ -239,6 +242,7 @@ def _tuple_of_arrays(tup, func):
     return operands(_sequence(tup, func), func)
 
 
+@traceable
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays in sequence horizontally (column wise).
 
@@ -260,6 +264,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     return _join(arrays, axis, None, dtype, casting, "hstack")
 
 
+@traceable
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays in sequence vertically (row wise).
 

@@ -14,6 +14,7 @@ import operator
 import numpy as np
 from numpy.exceptions import AxisError
 
+from .._tracing import traceable
 from .. import _layout
 from .._launch import empty, launch
 from ..ndarray import ndarray
@@ -52,6 +53,7 @@ __all__ = [
 
 # -- reshape and flattening -----------------------------------------------------
 
+@traceable
 def reshape(a, /, shape, order="C", *, copy=None):
     """Give a new shape to an array without changing its data.
 
@@ -200,6 +202,7 @@ def _transposed(a, axes, func):
         return a.transpose(tuple(axes) if isinstance(axes, (list, tuple)) else (axes,))
 
 
+@traceable
 def transpose(a, axes=None):
     """Returns an array with axes transposed.
 
@@ -257,6 +260,7 @@ def matrix_transpose(x, /):
     return x.swapaxes(-1, -2)
 
 
+@traceable
 def swapaxes(a, axis1, axis2):
     """Interchange two axes of an array.
 
@@ -280,6 +284,7 @@ def swapaxes(a, axis1, axis2):
     return a.transpose(order)
 
 
+@traceable
 def moveaxis(a, source, destination):
     """Move axes of an array to new positions; the others keep their order.
 
@@ -346,6 +351,7 @@ def rollaxis(a, axis, start=0):
     return a.transpose(axes)
 
 
+@traceable
 def squeeze(a, axis=None):
     """Remove axes of length one from ``a``.
 
@@ -382,6 +388,7 @@ def squeeze(a, axis=None):
                    a._offset)
 
 
+@traceable
 def expand_dims(a, axis):
     """Expand the shape of an array: insert axes of length one.
 
@@ -435,6 +442,7 @@ def _broadcast_view(a, shape, writeable):
     return view
 
 
+@traceable
 def broadcast_to(array, shape, subok=False):
     """Broadcast an array to a new shape.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._tracing import traceable
 from ..._errors import check_writeable
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
@@ -15,6 +16,7 @@ _NO_VALUE = np._NoValue
 _UFUNC_KEYWORDS = frozenset(("where", "casting", "order", "dtype", "signature", "subok"))
 
 
+@traceable
 def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_NO_VALUE,
          **kwargs):
     """Clip (limit) the values of an array to ``[a_min, a_max]``, as ``numpy.clip``.

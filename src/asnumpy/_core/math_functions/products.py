@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from .._tracing import traceable
 from .._launch import empty
 from .._layout import shape_text
 from ..ndarray import ndarray
@@ -41,6 +42,7 @@ def _scaled(scalar, array, out, dtype):
     return UFUNCS["add"](result, 0, out=result)
 
 
+@traceable
 def dot(a, b, out=None):
     """Dot product of two arrays, as ``numpy.dot``.
 

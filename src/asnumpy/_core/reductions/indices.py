@@ -17,6 +17,7 @@ import numpy as np
 from .. import compiled
 from ..._errors import check_writeable
 from .._launch import check_same_device, empty, launch
+from .._tracing import traceable
 from .._layout import shape_text
 from ..ndarray import ndarray
 from ._operands import INTP, NoValue, device_operand, named
@@ -66,7 +67,7 @@ def _arg_reduce(name, a, axis=None, out=None, keepdims=NoValue):
 
 _define = functools.partial(define, __name__)
 
-argmax = _define(
+argmax = traceable(_define(
     "argmax", like_argmax, functools.partial(_arg_reduce, "argmax"),
     summary="Indices of the maximum values along an axis (the first one; NaN counts as "
             "maximal).",
@@ -77,14 +78,14 @@ argmax = _define(
     },
     returns="``intp`` indices; 0-d for ``axis=None`` (NumPy returns a scalar).",
     raises=[("ValueError",
-             'For an empty search ("attempt to get argmax of an empty sequence").')])
+             'For an empty search ("attempt to get argmax of an empty sequence").')]))
 
-argmin = _define(
+argmin = traceable(_define(
     "argmin", like_argmax, functools.partial(_arg_reduce, "argmin"),
     summary="Indices of the minimum values along an axis (the first one; NaN counts as "
             "minimal).",
     like=":func:`argmax`",
-    returns="``intp`` indices; 0-d for ``axis=None``.")
+    returns="``intp`` indices; 0-d for ``axis=None``."))
 
 
 @named("nonzero")

@@ -116,7 +116,7 @@ def fuse(*args, **kwargs):
 class Fusion:
     """A function compiled by :func:`fuse`; call it like the function."""
 
-    def __init__(self, func, kernel_name=None, max_signatures=MAX_SIGNATURES):
+    def __init__(self, func, kernel_name=None, max_signatures=MAX_SIGNATURES, quiet=False):
         if not callable(func):
             raise TypeError(f"asnumpy.fuse: {func!r} is not callable")
         if (not isinstance(max_signatures, int) or isinstance(max_signatures, bool)
@@ -130,6 +130,7 @@ class Fusion:
         self._traces = {}          # trace key -> (graph, outputs, is_tuple) or a fallback reason
         self._schedules = {}       # call key -> _Fused, or _Unfused (why it runs op by op)
         self._warned = set()
+        self._quiet = quiet            # no FusionFallbackWarning (asnumpy.jit's regions)
 
     def __repr__(self):
         return f"<asnumpy.fuse {self.kernel_name}>"
@@ -296,10 +297,14 @@ class _Fused:
         result = fusion._func(*args)
         unfused_seconds = time.perf_counter() - started
         self.measuring = False
-        if unfused_seconds * self.MARGIN < self.fused_seconds:
+        fused_seconds = self.fused_seconds
+        if fused_seconds is None:       # another thread's fused call is still being timed
+            self.measuring = True
+            return result
+        if unfused_seconds * self.MARGIN < fused_seconds:
             fusion._schedules[call_key] = _Unfused(
                 f"op by op measured faster ({unfused_seconds * 1e3:.3g} ms against "
-                f"{self.fused_seconds * 1e3:.3g} ms fused)", None, quiet=True)
+                f"{fused_seconds * 1e3:.3g} ms fused)", None, quiet=True)
         return result
 
 
@@ -342,7 +347,7 @@ class _Unfused:
             self.reason = (f"an operation on a traced value "
                            f"({type(self.error).__name__}: {self.error})")
         reason = self.reason
-        if reason in fusion._warned:
+        if reason in fusion._warned or fusion._quiet:
             return
         fusion._warned.add(reason)
         where = f" at `{self.where}`" if self.where else ""
