@@ -163,6 +163,22 @@ def test_weak_float_arguments_replay_with_each_value():
     assert len(calls) == 1                                   # one trace for every value
 
 
+def test_arithmetic_on_weak_floats_is_replayed_and_no_fusion_boundary(choice):
+    calls = []
+
+    @ap.jit
+    def drift(s, t, r, v):
+        calls.append(1)
+        return ap.exp((r - 0.5 * v * v) * t) * s + (-r) * t
+
+    s, t = ap.asarray(_random(50) + 3.0), ap.asarray(np.abs(_random(50, seed=7)))
+    for r, v in ((0.01, 0.2), (0.05, 0.3), (0.02, 0.25), (-0.01, 0.5), (0.0, 0.1)):
+        testing.assert_allclose(drift(s, t, r, v).get(), np.exp((r - 0.5 * v * v) * t.get())
+                                * s.get() + (-r) * t.get(), rtol=1e-12)
+    assert len(calls) == 1
+    assert drift.explain().count("fused region") == 1
+
+
 def test_int_arguments_are_static_and_cap_warns_naming_the_argument():
     @ap.jit(max_signatures=3)
     def shift(x, n):

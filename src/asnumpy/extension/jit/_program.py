@@ -187,8 +187,10 @@ class Program:
         self.arguments = arguments
         self.constants = dict(recording.constants)
         self.result = result
-        self.steps = []
-        steps = recording.steps
+        # Python arithmetic on weak scalars first: it reads no array, so it is no
+        # boundary between the fusible steps around it
+        self.steps = [_Call(step) for step in recording.steps if step.scalar]
+        steps = [step for step in recording.steps if not step.scalar]
         read_later = _reads_after(steps, result)
         run = []
         for index, step in enumerate(steps):

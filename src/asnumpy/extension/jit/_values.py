@@ -71,11 +71,12 @@ class Step:
     as the call's result).  ``fusible``: an elementwise call or reduction a fused kernel
     computes (no ``out=``)."""
 
-    __slots__ = ("function", "args", "kwargs", "outputs", "fusible", "label")
+    __slots__ = ("function", "args", "kwargs", "outputs", "fusible", "label", "scalar")
 
-    def __init__(self, function, args, kwargs, outputs, fusible, label):
+    def __init__(self, function, args, kwargs, outputs, fusible, label, scalar=False):
         self.function, self.args, self.kwargs = function, args, kwargs
         self.outputs, self.fusible, self.label = outputs, fusible, label
+        self.scalar = scalar          # Python arithmetic on weak scalars (no array involved)
 
     def reads(self):
         """The slots the step reads, in order of appearance."""
@@ -135,9 +136,14 @@ class Recording:
                 self.constants[slot] = value
         return slot
 
-    def wrap(self, result, label):
-        """``result`` of a recorded call with its arrays as :class:`Traced`; returns
-        (wrapped result, output template)."""
+    def wrap(self, result, label, scalar=False):
+        """``result`` of a recorded call with its arrays as :class:`Traced` (and, for
+        arithmetic on weak scalars, ``scalar``, its number as a :class:`WeakScalar`);
+        returns (wrapped result, output template)."""
+        if scalar and type(result) in (float, complex):
+            slot = self.slots
+            self.slots += 1
+            return WeakScalar(self, slot, result), SlotRef(slot)
         if isinstance(result, ndarray):
             slot = self.values.get(id(result))
             if slot is not None and slot in self.constants:
@@ -171,13 +177,14 @@ class Recording:
 
     # -- recording -----------------------------------------------------------------------
 
-    def call(self, function, args, kwargs, label, fusible=False):
+    def call(self, function, args, kwargs, label, fusible=False, scalar=False):
         """Compute ``function(*args, **kwargs)`` on the values and record it."""
         result = function(*unwrap(args), **unwrap(kwargs))
         step_args = self.template(args, label)
         step_kwargs = self.template(kwargs, label)
-        wrapped, outputs = self.wrap(result, label)
-        self.steps.append(Step(function, step_args, step_kwargs, outputs, fusible, label))
+        wrapped, outputs = self.wrap(result, label, scalar)
+        self.steps.append(Step(function, step_args, step_kwargs, outputs, fusible, label,
+                               scalar))
         return wrapped
 
     def ufunc(self, ufunc, method, args, kwargs):
@@ -525,6 +532,28 @@ def _weak_operation(name):
     return operation
 
 
+def _weak_arithmetic(name):
+    """``WeakScalar.<name>``: recorded (``operator``'s function of the same name, or its
+    reflection), its result a weak scalar of the program too."""
+    reflected = name.startswith("__r") and name not in ("__round__",)
+    function = getattr(operator, ("__" + name[3:]) if reflected else name)
+
+    def operation(self, *args):
+        if any(isinstance(a, (ndarray, Traced)) for a in args):
+            return NotImplemented       # the array's operator records the ufunc call
+        if any(type(unwrap(a)) not in _NUMBERS for a in args):
+            return NotImplemented
+        operands = (args[0], self) if reflected else (self, *args)
+        return self._recording.call(function, operands, {}, f"`{name}` of a weak scalar",
+                                    scalar=True)
+
+    operation.__name__ = name
+    return operation
+
+
+_NUMBERS = (bool, int, float, complex)
+
+
 def _python_operation(value, name, args):
     """``value.<name>(*args)`` as Python computes it (its TypeError where it has none)."""
     method = getattr(value, name, None)
@@ -534,9 +563,10 @@ def _python_operation(value, name, args):
 
 
 for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
-              "__rmod__", "__pow__", "__rpow__", "__neg__", "__pos__", "__abs__", "__eq__",
-              "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__",
+              "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__neg__", "__pos__",
+              "__abs__"):
+    setattr(WeakScalar, _name, _weak_arithmetic(_name))
+for _name in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__",
               "__int__", "__complex__", "__index__", "__round__", "__hash__", "__str__",
               "__format__", "__trunc__", "__floor__", "__ceil__"):
     setattr(WeakScalar, _name, _weak_operation(_name))
