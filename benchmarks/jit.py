@@ -4,7 +4,8 @@ Cases (issue 29's targets on cpu):
 
 * Black-Scholes call and put prices of 10**7 float64 options (the benchmark
   Bohrium reported), the cumulative normal by the Abramowitz-Stegun
-  polynomial written with ``sign``/``absolute`` (no branch on values);
+  polynomial written with ``sign``/``absolute`` (no branch on values); the
+  same eager code under ``with ap.lazy():`` too (also for the chain);
 * a 10-op elementwise chain on float32 4000x4000;
 * ``sum(a*b)`` on float32 8000x8000 and softmax on float32 (4096, 4096), as in
   benchmarks/fusion.py (the ``fuse`` column beside ``jit``'s);
@@ -18,8 +19,10 @@ Every function is written once against a namespace ``xp`` and run on NumPy
 fusible function) under ``ap.fuse``; numexpr / numba (``parallel=True``) / JAX's
 ``jax.jit`` (on its cpu device, float64 enabled) run their own forms of the
 same computation.  Times are medians of repetitions that alternate call by call
-after warm-ups (the jit and fuse warm-ups include the trace, compilation and
-the two measured calls that choose how each region runs).  Results are checked
+between NumPy and asnumpy's columns after warm-ups (the jit and fuse warm-ups
+include the trace, compilation and the two measured calls that choose how each
+region runs); each peer is then timed on its own, in the same run (their
+worker threads spin on after a call and would slow the next column).  Results are checked
 against NumPy's first.  ratio = NumPy's time / that column's (higher is faster).
 
 Usage: ``python benchmarks/jit.py [--device cpu:0] [--quick] [--repeats N] [--save]``.
@@ -287,6 +290,7 @@ def _check(name, got, want, rtol):
 
 def run_case(say, name, case, peers, device, quick, repeats):
     make, inputs, quick_inputs, rtol, fusable, target = case
+    lazy_too = name.startswith(("black-scholes", "10-op"))
     host = (quick_inputs if quick else inputs)(np.random.default_rng(0))
     arrays = [ap.asarray(h, device=device) if isinstance(h, np.ndarray) else h for h in host]
     reference, eager, jitted = make(np), make(ap), ap.jit(make(ap))
@@ -297,21 +301,32 @@ def run_case(say, name, case, peers, device, quick, repeats):
     # (work on the default stream is done when the call returns)
     functions = [lambda: reference(*host), lambda: eager(*arrays), lambda: jitted(*arrays)]
     labels = ["NumPy", "eager", "jit"]
+    if lazy_too:
+        def under_lazy():
+            with ap.lazy():
+                return eager(*arrays)
+
+        for _ in range(WARMUPS):
+            _check(f"{name} (lazy)", under_lazy(), want, rtol)
+        functions.append(under_lazy)
+        labels.append("lazy")
     if fusable:
         fused = ap.fuse(make(ap))
         for _ in range(WARMUPS):
             _check(f"{name} (fuse)", fused(*arrays), want, rtol)
         functions.append(lambda: fused(*arrays))
         labels.append("fuse")
+    times = alternating_medians(functions, repeats)
     for peer, forms in peers.items():
         form = forms.get(name)
         if form is None:
             continue
         # their own association and libm: a looser check (a mark, not a failure)
         close = _close(form(*host), want, max(rtol, 1e-6) * 10)
-        functions.append(lambda form=form: form(*host))
+        # each peer timed on its own: numba's and XLA's worker threads keep spinning
+        # after a call returns, which would slow whatever runs next on these cores
+        times += alternating_medians([lambda form=form: form(*host)], repeats)
         labels.append(peer + ("" if close else "*"))
-    times = alternating_medians(functions, repeats)
     say(f"{name}   (target: {target})")
     say("  " + "  ".join(f"{label} {t * 1e3:.2f} ms ({times[0] / t:.2f}x)"
                          for label, t in zip(labels, times)))

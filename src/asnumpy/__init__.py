@@ -93,8 +93,8 @@ def __getattr__(name):
     # asnumpy.fuse (kernel fusion) and asnumpy.jit (traced, replayed), imported on first use
     if name == "fuse":
         return _import_module("asnumpy.extension.fusion").fuse
-    if name == "jit":
-        return _import_module("asnumpy.extension.jit").jit
+    if name in ("jit", "lazy"):
+        return getattr(_import_module("asnumpy.extension.jit"), name)
     raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
 
 
@@ -278,7 +278,7 @@ __all__ += [
 __all__ += ["extension", *sorted(_EXTENSION_NAMES)]
 # -- kernel fusion and jit (asnumpy.extension.fusion / .jit; imported on first use, see
 #    __getattr__)
-__all__ += ["fuse", "jit"]
+__all__ += ["fuse", "jit", "lazy"]
 # the extended-precision types exist where NumPy has them (float96 or float128, ...)
 from . import _extended_types  # noqa: E402
 globals().update(_extended_types.TYPES)

@@ -25,6 +25,7 @@ from asnumpy.extension import RawModule as RawModule
 from asnumpy.extension import ReductionKernel as ReductionKernel
 from asnumpy.extension import fuse as fuse
 from asnumpy.extension import jit as jit
+from asnumpy.extension import lazy as lazy
 from asnumpy.linalg import tensordot as tensordot
 from asnumpy.runtime import Device as Device
 from asnumpy.runtime import Event as Event

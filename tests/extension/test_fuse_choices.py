@@ -8,7 +8,7 @@ import pytest
 import asnumpy as ap
 from asnumpy.backends.cpu.compiler import compiler_command
 from asnumpy.extension import CompilerNotFoundError, fusion
-from asnumpy.extension.fusion import RecompilationWarning, fuse
+from asnumpy.extension.fusion import FusionFallbackWarning, RecompilationWarning, fuse
 
 try:
     compiler_command()
@@ -116,3 +116,17 @@ def test_explain_says_why_each_signature_runs_as_it_does(monkeypatch):
     with pytest.warns(fusion.FusionFallbackWarning):
         g(a)
     assert "op by op: cannot fuse indexing (x[...]) at `return x[0] + 1`" in g.explain()
+
+
+def test_integer_power_by_a_possibly_negative_exponent_is_not_fused(monkeypatch):
+    # a fused kernel raises nothing; NumPy raises for a negative integer exponent
+    monkeypatch.setattr(fusion, "MEASURE", [False])
+    power = fuse(lambda x, y: (x + 1) ** y)
+    cube = fuse(lambda x: (x + 1) ** 3)
+    x = ap.asarray([1, 2, 3], device="cpu")
+    with pytest.warns(FusionFallbackWarning, match="may be negative"):
+        np.testing.assert_array_equal(power(x, x).get(), [2, 9, 64])
+    with pytest.raises(ValueError, match="negative"):
+        power(x, ap.asarray([1, -1, 2], device="cpu"))
+    np.testing.assert_array_equal(cube(x).get(), [8, 27, 64])
+    assert "one kernel" in cube.explain()

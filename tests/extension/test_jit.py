@@ -259,7 +259,7 @@ def test_returning_an_outside_array_runs_eagerly():
     assert lookup(ap.ones(3)) is table
 
 
-def test_errors_are_eager_errors_at_every_call():
+def test_errors_are_eager_errors_at_every_call(choice):
     @ap.jit
     def add(x, y):
         return x + y

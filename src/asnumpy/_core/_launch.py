@@ -17,6 +17,7 @@ import numpy as np
 from ..ops.backend import missing_kernel
 from ..runtime import observer as _observer
 from ..runtime.observer import queue_work
+from ._tracing import LAZY_OPEN, flush_lazy
 from ..runtime.stream import Stream, get_current_stream
 from ._layout import check_nbytes, contiguous_strides, size_of, strides_for_order
 
@@ -101,6 +102,8 @@ def launch_on(device, kernel_name, *args, stream=None, func=None, **kwargs):
     work such as ``ndarray.__setitem__`` or ``save``); :func:`launch` is this
     with the output's device.
     """
+    if LAZY_OPEN[0]:
+        flush_lazy()            # asnumpy.lazy: the pending work first, in program order
     check_same_device(func or kernel_name, device, *args)
     try:
         kernel = device.backend.kernels[kernel_name]

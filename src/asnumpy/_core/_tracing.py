@@ -1,4 +1,4 @@
-"""The seam through which ``asnumpy.jit`` records calls of module functions.
+"""The seams through which ``asnumpy.jit`` and ``asnumpy.lazy`` record calls.
 
 A jit trace runs the user's function on wrapped values (types defining
 ``__asnumpy_function__(function, args, kwargs)``).  ufunc calls and
@@ -11,15 +11,45 @@ Outside a trace the decorated function costs one global read: ``ACTIVE[0]``
 counts the traces open on all threads.  Functions that are not decorated
 meet a wrapped value through ``asarray``'s ``__asnumpy_array__`` (the value
 itself, and the trace learns it cannot replay that call).
+
+``with asnumpy.lazy():`` gives its thread a *lazy recorder* (:func:`lazy_recorder`):
+the ufunc calls it can defer (``ufunc.__call__`` and ``ufunc.reduce`` hand
+them to it first) return arrays whose memory is filled when first read; every
+other launch on that thread -- a kernel by name, a plan, an item assignment --
+first runs what is pending (:func:`flush_lazy`), so eager work sees the
+deferred work done, in program order.  ``LAZY_OPEN[0]`` counts the open lazy
+blocks of all threads: while it is 0 those seams pay one global read.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 
-__all__ = ["ACTIVE", "traceable", "traced_argument"]
+__all__ = ["ACTIVE", "LAZY_OPEN", "flush_lazy", "lazy_recorder", "set_lazy_recorder",
+           "traceable", "traced_argument"]
 
 ACTIVE = [0]            # traces open (all threads): non-zero lets traceable() look
+LAZY_OPEN = [0]         # threads with a lazy block open
+_lazy = threading.local()
+
+
+def lazy_recorder():
+    """This thread's lazy recorder (an open ``asnumpy.lazy()`` block's), or None."""
+    return getattr(_lazy, "recorder", None)
+
+
+def set_lazy_recorder(recorder) -> None:
+    """Give this thread ``recorder`` (None: take it away)."""
+    _lazy.recorder = recorder
+
+
+def flush_lazy() -> None:
+    """Run this thread's pending lazy work now (before eager work that may read or write
+    its operands)."""
+    recorder = getattr(_lazy, "recorder", None)
+    if recorder is not None:
+        recorder.flush()
 
 
 def traced_argument(args, kwargs):

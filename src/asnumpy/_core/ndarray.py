@@ -25,6 +25,7 @@ from ..runtime.stream import get_current_stream
 from . import _layout
 from .compiled import ArrayFields
 from ._launch import check_same_device, empty, launch, register_array_class
+from ._tracing import LAZY_OPEN, flush_lazy
 from . import _host_device_copies as copies  # host <-> device copies (get, to, from_numpy)
 from .._errors import read_only_error, user_stacklevel
 
@@ -575,6 +576,8 @@ class ndarray(ArrayFields):
     def __setitem__(self, key, value) -> None:
         if not self._writeable:
             raise read_only_error(None, "assignment destination")      # NumPy's words exactly
+        if LAZY_OPEN[0]:
+            flush_lazy()        # asnumpy.lazy: pending work reads this array's old values
         if not _is_basic_key(key):
             return self._advanced_setitem(key, value)   # (indexing/getset.py)
         target = self if key is Ellipsis else self[key]

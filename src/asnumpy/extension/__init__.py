@@ -34,9 +34,10 @@ _LAZY = {
     # kernel fusion and PyTorch custom operators (the fusion engineer's modules)
     "fuse": ".fusion",
     "jit": ".jit",
+    "lazy": ".jit",
     "torch_op": ".torch_ops",
 }
-__all__ += ["fuse", "jit", "torch_op"]
+__all__ += ["fuse", "jit", "lazy", "torch_op"]
 
 
 def __getattr__(name):

@@ -30,6 +30,7 @@ from ...runtime import observer as _observer
 from ...runtime._state import lean_gate, open_stream_blocks
 from ...runtime.stream import get_current_stream
 from .._launch import check_same_device, errstate_wrapped, resolve_stream
+from .._tracing import LAZY_OPEN, flush_lazy, lazy_recorder
 from .. import _layout
 from .._layout import check_order, contiguous_strides
 from ..ndarray import ndarray
@@ -139,6 +140,12 @@ class ufunc(compiled.UfuncBase):
         """The call past the fast lanes (``out`` is ``_NO_OUT`` without ``out=``)."""
         if out is not _NO_OUT:          # (a keyword of its own: the lane's test is cheaper)
             kwargs["out"] = out
+        if LAZY_OPEN[0]:
+            recorder = lazy_recorder()
+            if recorder is not None:        # asnumpy.lazy: deferred, or pending work run first
+                deferred = recorder.ufunc_call(self, args, kwargs)
+                if deferred is not None:
+                    return deferred
         if len(args) == self.nin:
             # the cached-plan path (calls without where=)
             key, outs = (_signature_key(args), None) if not kwargs else _cache_key(args, kwargs)
@@ -262,6 +269,14 @@ class ufunc(compiled.UfuncBase):
         if _traced_operand((array,)) is not None:      # asnumpy.fuse is tracing
             return array.__asnumpy_ufunc__(self, "reduce", (array,), dict(
                 axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where))
+        if LAZY_OPEN[0]:
+            recorder = lazy_recorder()
+            if recorder is not None:        # asnumpy.lazy: deferred, or pending work run first
+                deferred = recorder.ufunc_reduce(self, array, dict(
+                    axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+                    where=where))
+                if deferred is not None:
+                    return deferred
         from . import ufunc_methods as methods
 
         return methods.reduce(self, array, axis, dtype, out, keepdims, initial, where)
@@ -447,7 +462,12 @@ class Plan(compiled.PlanBase):
         observer = _observer.observer            # a profiler's (runtime/observer.py), or None
         if stream is None:
             # (no ``with stream:`` block open on any thread, no observer: the default stream)
-            stream = get_current_stream(device) if lean_gate[0] else device.default_stream
+            if lean_gate[0]:
+                if LAZY_OPEN[0]:
+                    flush_lazy()            # a plan called in a lazy block: pending work first
+                stream = get_current_stream(device)
+            else:
+                stream = device.default_stream
         else:
             stream = resolve_stream(device, stream, self.ufunc.__name__)
             if stream.device is not device:

@@ -27,7 +27,7 @@ from ...ops.cxx.layout import ArraySpec
 from ...ops.cxx.types import CTYPES
 from ._nodes import Cast, Input, Node, Reduce, Scalar, Ufunc
 
-__all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "trace"]
+__all__ = ["ArraySpec", "Graph", "Node", "Proxy", "Untraceable", "raises_for_values", "trace"]
 
 _WEAK = (bool, int, float, complex)
 # reductions that fuse: ufunc -> the combine loop is the ufunc's own
@@ -282,6 +282,9 @@ def _record_call(graph, ufunc, args, kwargs):
         _check_storable(dtype, what)
     if tuple(loop) not in forms.loops(name):
         raise Untraceable(f"{what} on {', '.join(map(str, loop[:nin]))}")
+    if raises_for_values(name, loop, [_exponent(v) for v, _ in operands]):
+        raise Untraceable(f"{what} of integers by exponents that may be negative (NumPy "
+                          "raises for those)")
     shapes = [v.shape for v, _ in operands if isinstance(v, Proxy) and v._weak is None]
     shape = np.broadcast_shapes(*shapes) if shapes else ()
     nodes = []
@@ -306,6 +309,25 @@ def _record_call(graph, ufunc, args, kwargs):
     if out.dtype != loop[-1]:
         result = Proxy(graph, graph.add(Cast, (node,), out.dtype, shape))
     return _rebind(out, result)
+
+
+def raises_for_values(name, loop, operands) -> bool:
+    """Whether NumPy's loop ``loop`` of ufunc ``name`` raises for some values of these
+    operands (fused kernels raise nothing): an integer ``power`` whose exponent may be
+    negative.  ``operands``: each one's value where it is a constant, else None."""
+    if name != "power" or loop[-1].kind not in "iu":
+        return False
+    exponent = operands[1]
+    if exponent is None:                    # an array or a scalar argument
+        return loop[1].kind == "i"
+    return exponent < 0
+
+
+def _exponent(value):
+    """A constant operand's value, or None for a traced one."""
+    if isinstance(value, Proxy) or not isinstance(value, (bool, int, float, np.generic)):
+        return None
+    return value
 
 
 def _python_type(value):

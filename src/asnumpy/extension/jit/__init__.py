@@ -34,10 +34,11 @@ from ..._core.ndarray import ndarray
 from ..._errors import user_stacklevel
 from ..fusion import (MAX_SIGNATURES, FusionFallbackWarning, RecompilationWarning,
                       _changing_argument, _describe_value, _parameter_names)
+from ._lazy import lazy
 from ._program import Program
 from ._values import Recording, Traced, WeakScalar, unwrap
 
-__all__ = ["JitFunction", "jit"]
+__all__ = ["JitFunction", "jit", "lazy"]
 
 _WEAK = (float, complex)
 _TRACE_COUNT = threading.Lock()

@@ -40,7 +40,7 @@ from ..._core.ndarray import ndarray
 from ..._core.ufuncs import UFUNCS
 from ...ops.cxx.types import CTYPES
 from ...ops.ufuncs import BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS, power_shortcut
-from ..fusion._trace import REDUCIBLE
+from ..fusion._trace import REDUCIBLE, raises_for_values
 
 __all__ = ["Recording", "SlotRef", "Step", "Traced", "WeakScalar"]
 
@@ -241,27 +241,45 @@ def _operand_dtype(value):
 
 def _fusible_call(ufunc, args, kwargs):
     """Whether a fused kernel computes this ufunc call (a C form for its loop, no out=)."""
-    if ufunc.nout != 1 or len(args) != ufunc.nin or not _FUSIBLE_KEYWORDS.issuperset(kwargs):
-        return False
     device = _device_of(args)
-    forms = getattr(getattr(device.backend, "cxx", None), "forms", None) if device else None
-    name = ufunc._numpy.__name__
-    if forms is None or name not in forms:
-        return False
     dtypes = tuple(_operand_dtype(value) for value in args)
     if any(dtype is None for dtype in dtypes):    # (dtype == None is float64's test)
         return False
+    return fused_loop(ufunc, args, dtypes, kwargs, device) is not None
+
+
+def fused_loop(ufunc, args, dtypes, kwargs, device):
+    """The loop (NumPy's dtypes) a fused kernel computes ``ufunc(*args, **kwargs)`` with,
+    or None: no C form for it on ``device``, ``out=``/``where=``, a loop that raises for
+    some values, or an error NumPy's resolution raises (the eager call raises it).
+    ``dtypes``: the operands' dtypes (Python types for Python scalars)."""
+    if ufunc.nout != 1 or len(args) != ufunc.nin or not _FUSIBLE_KEYWORDS.issuperset(kwargs):
+        return None
+    forms = getattr(getattr(device.backend, "cxx", None), "forms", None) if device else None
+    name = ufunc._numpy.__name__
+    if forms is None or name not in forms:
+        return None
     options = {"casting": kwargs.get("casting", "same_kind")}
     if kwargs.get("dtype") is not None:
         options["signature"] = (None,) * ufunc.nin + (np.dtype(kwargs["dtype"]),)
     elif kwargs.get("signature") is not None:
         options["signature"] = kwargs["signature"]
     try:
-        loop = ufunc._numpy.resolve_dtypes(dtypes + (None,), **options)
+        loop = ufunc._numpy.resolve_dtypes(tuple(dtypes) + (None,), **options)
     except (TypeError, ValueError):
-        return False
-    return (all(dtype.char in _C_CHARS for dtype in loop)
-            and tuple(loop) in forms.loops(name))
+        return None
+    if (all(dtype.char in _C_CHARS for dtype in loop) and tuple(loop) in forms.loops(name)
+            and not raises_for_values(name, loop, [constant_value(v) for v in args])):
+        return loop
+    return None
+
+
+def constant_value(value):
+    """A scalar operand's value where it is a constant of the recording, else None."""
+    kind = type(value)
+    if kind in (bool, int, float, complex) or isinstance(value, np.generic):
+        return value
+    return None
 
 
 def _fusible_reduce(ufunc, args, kwargs):
