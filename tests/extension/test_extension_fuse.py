@@ -656,7 +656,7 @@ def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
         "import numpy as np, asnumpy as ap\n"
         "from asnumpy.backends.cpu import compiler as _toolchain\n"
         "from asnumpy.extension.fusion import _render\n"
-        "_render.vector_math()\n"                  # its probe is a library of its own
+        "_render.vector_math(ap.Device('cpu').backend.cxx)\n"   # its probe: a library of its own
         "_toolchain.stats.update(compiles=0, disk_hits=0)\n"
         "f = ap.fuse(lambda a, b: ap.sum(a * b - 0.25, axis=0))\n"
         "a = ap.asarray(np.arange(12.0).reshape(3, 4))\n"

@@ -120,11 +120,13 @@ def test_arithmetic_stays_exact_next_to_vector_calls():
 def test_the_probe_decides_what_the_source_calls():
     options = compiler.vector_math_options(_render.CPU_OPTIONS)
     assert options is None or options[-len(vecmath.LINK_OPTIONS):] == vecmath.LINK_OPTIONS
-    assert _render.cpu_options() == (options or _render.CPU_OPTIONS)
-    source = _render._function("sin", (np.dtype("float32"),) * 2, ap.Device("cpu").backend.cxx)[0]
+    target = ap.Device("cpu").backend.cxx
+    assert target.vector_math_options(_render.CPU_OPTIONS) == options
+    assert _render.cpu_options(target) == (options or _render.CPU_OPTIONS)
+    source = _render._function("sin", (np.dtype("float32"),) * 2, target)[0]
     assert ("asn_simd_sin(a)" in source) is (options is not None)
     # float32 exp keeps its own vectorised form (within 1 ulp, needs no libmvec)
-    source = _render._function("exp", (np.dtype("float32"),) * 2, ap.Device("cpu").backend.cxx)[0]
+    source = _render._function("exp", (np.dtype("float32"),) * 2, target)[0]
     assert "asn_vexp(a)" in source
 
 
