@@ -30,6 +30,7 @@ import numpy as np
 from _timing import alternating_medians, machine_line, optional
 
 import asnumpy as ap
+from asnumpy.extension.fusion import MEASURE
 
 
 def expression(xp):
@@ -153,7 +154,8 @@ def main():
     if numba is not None:
         others[f"numba {numba.__version__}"] = _numba_forms(numba)
     header = (f"{'case':<22}{'input':<24}{'NumPy ms':>10}{'op by op':>10}{'fused ms':>10}"
-              f"{'ratio':>8}{'runs':>10}" + "".join(f"{name:>19}" for name in others))
+              f"{'ratio':>8}{'runs':>10}{'kernel ms':>10}{'kern/op':>8}"
+              + "".join(f"{name:>19}" for name in others))
     print(header)
     print("-" * len(header))
     rng = np.random.default_rng(0)
@@ -167,9 +169,15 @@ def main():
         for _ in range(3):        # compile, then the two measured calls that choose how it runs
             _check(name, ap.asnumpy(fused(*arrays)), want, rtol)
         runs = "op by op" if "op by op" in fused.explain() else "fused"
+        kernel = ap.fuse(make(ap))           # the fused kernel itself: no measured choice
+        MEASURE[0] = False
+        try:
+            _check(name, ap.asnumpy(kernel(*arrays)), want, rtol)
+        finally:
+            MEASURE[0] = True
         _check(name, ap.asnumpy(unfused(*arrays)), want, rtol)
         functions = [lambda f=reference, x=host: f(*x), lambda f=unfused, x=arrays: f(*x),
-                     lambda f=fused, x=arrays: f(*x)]
+                     lambda f=fused, x=arrays: f(*x), lambda f=kernel, x=arrays: f(*x)]
         marks = []
         for forms in others.values():
             form = forms[name]
@@ -180,11 +188,14 @@ def main():
         times = alternating_medians(functions, args.repeats)
         label = f"float32 {'x'.join(map(str, shape))}"
         line = (f"{name:<22}{label:<24}{times[0] * 1e3:>10.2f}{times[1] * 1e3:>10.2f}"
-                f"{times[2] * 1e3:>10.2f}{times[0] / times[2]:>7.2f}x{runs:>10}")
+                f"{times[2] * 1e3:>10.2f}{times[0] / times[2]:>7.2f}x{runs:>10}"
+                f"{times[3] * 1e3:>10.2f}{times[1] / times[3]:>7.2f}x")
         line += "".join(f"{times[0] / t:>7.2f}x ({t * 1e3:6.1f}){mark:1}"
-                        for t, mark in zip(times[3:], marks))
+                        for t, mark in zip(times[4:], marks))
         print(line)
     print("runs = how the fused function ran after measuring both ways (its explain());")
+    print("kernel ms = the fused kernel with the measured choice disabled; kern/op = op-by-op "
+          "time / kernel time;")
     print("ratio = NumPy time / fused time (higher is faster); library columns: NumPy time / "
           "that library's time (its ms);\n* = that library's result differs from NumPy's by "
           "more than 10x the fused result's tolerance")

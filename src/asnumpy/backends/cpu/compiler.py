@@ -37,6 +37,10 @@ since what is in it is linked into every kernel.
 Flags (:data:`FLAGS`): C++17, ``-O3 -march=native``, position-independent,
 ``-ffp-contract=off`` (no fused multiply-add: ``a*b + c`` rounds twice, as in
 NumPy) and no ``-ffast-math``; callers add their own through ``options``.
+
+Vector math (:func:`vector_math_options`): whether loops here may call glibc's
+libmvec (:mod:`asnumpy.ops.cxx.vecmath`) is probed once per process, by
+compiling, loading and running a small library (cached like any other).
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ __all__ = [
     "load_library",
     "numbered_source",
     "stats",
+    "vector_math_options",
     "zig_cache_dir",
 ]
 
@@ -369,3 +374,47 @@ def _compile(source: str, options: tuple, command: tuple) -> bytes:
             f"but wrote no library{':' if message else ''}\n{message}\n\n--- source ---\n"
             f"{numbered_source(source)}")
     return library
+
+
+_vector_math: list = []          # the probe's answer, once known
+
+
+def vector_math_options(extra=()):
+    """The link options under which host loops may call libmvec, or None where they may not.
+
+    Probed once per process (the library is cached on disk like a kernel):
+    a translation unit declaring the :mod:`asnumpy.ops.cxx.vecmath` functions
+    with GCC's ``simd`` attribute, with vectorisable loops calling them, is
+    compiled with ``extra`` and :data:`asnumpy.ops.cxx.vecmath.LINK_OPTIONS`,
+    loaded (an absent libmvec or vector variant fails here: ``dlopen``
+    resolves every symbol) and run on a few values, whose results must match
+    the scalar C functions'.  Any failure -- no compiler, another C library,
+    a non-x86 host -- answers None, and kernels keep the scalar calls.
+    Set ``$ASNUMPY_VECTOR_MATH=0`` to answer None without probing.
+    """
+    if not _vector_math:
+        _vector_math.append(_probe_vector_math(tuple(extra)))
+    return _vector_math[0]
+
+
+def _probe_vector_math(extra):
+    from ...ops.cxx import vecmath
+    from ...ops.cxx.prelude import PRELUDE
+
+    if os.environ.get("ASNUMPY_VECTOR_MATH", "1") == "0" or platform.machine().lower() not in (
+            "x86_64", "amd64"):
+        return None
+    options = (*extra, *vecmath.LINK_OPTIONS)
+    header = ("#define __device__\n#define __forceinline__ inline __attribute__((always_inline))\n")
+    try:
+        library = load_library(vecmath.probe_source(header, PRELUDE), options=options)
+        probe = library.asn_vecmath_probe
+    except (CompileError, CompilerNotFoundError, OSError, AttributeError):
+        return None
+    probe.restype = ctypes.c_int
+    probe.argtypes = [ctypes.c_longlong, ctypes.c_void_p, ctypes.c_void_p]
+    count = 64
+    values = [0.25 + 0.37 * k for k in range(count)]         # inside every domain but acosh's
+    x = (ctypes.c_float * count)(*values)
+    y = (ctypes.c_float * count)(*reversed(values))
+    return options if probe(count, x, y) == 0 else None

@@ -25,8 +25,9 @@ MIN_PIECE = 1 << 15          # elements (or threads of blocks) below which one t
 PIECES_PER_THREAD = 4        # pieces of a launch per thread (load balance)
 
 
-# the ufunc loops' C forms: the op table's, rendered (built on first use)
-TARGET = HostTarget(forms=op_table_forms)
+# the ufunc loops' C forms: the op table's, rendered (built on first use); libmvec where the
+# toolchain's probe finds it
+TARGET = HostTarget(forms=op_table_forms, vector_math=compiler.vector_math_options)
 
 
 def pieces(blocks: int, work: int) -> int:

@@ -27,7 +27,11 @@ blocks the cpu program hands each thread); on ``cuda`` an ``extern "C"
 __global__`` kernel runs them grid-stride.  The host target also overrides ``exp`` of float32/float16 with :data:`VEXP`, a
 branch-free form that vectorises (see its comment for the accuracy), and
 ``maximum``/``minimum`` of floats with :data:`VSELECT` (the same values,
-without the short-circuit that keeps GCC from vectorising).
+without the short-circuit that keeps GCC from vectorising); where the
+toolchain's probe finds glibc's libmvec (:func:`vector_math`), the real loops
+of the other transcendental functions call its vector routines
+(:mod:`asnumpy.ops.cxx.vecmath`) and the code is linked with it
+(:func:`cpu_options`); the probe is the back end's, reached through the target.
 """
 
 from __future__ import annotations
@@ -36,10 +40,11 @@ import hashlib
 
 import numpy as np
 
+from ...ops.cxx import vecmath
 from ...ops.cxx.types import CTYPES, parameter_type, parameter_value
 from ._nodes import Input, Reduce, Scalar
 
-__all__ = ["CHUNK", "CPU_OPTIONS", "LANES", "MAP_BLOCK", "map_block", "render"]
+__all__ = ["CHUNK", "CPU_OPTIONS", "LANES", "MAP_BLOCK", "cpu_options", "map_block", "render"]
 
 MAP_BLOCK = 1 << 15        # elements per task of an elementwise fusion
 CHUNK = 1 << 14            # elements per task of a chunked reduction
@@ -49,6 +54,20 @@ IDX = "long long"
 # no contraction); without trapping math GCC may turn selects such as a clamp or NaN-aware
 # max into vector blends (it would not speculate a comparison that could trap otherwise).
 CPU_OPTIONS = ("-fno-trapping-math",)
+
+
+def vector_math(target) -> bool:
+    """Whether fused loops on host ``target`` call libmvec's vector functions (the back
+    end's probe, once per process:
+    :meth:`asnumpy.ops.cxx.targets.HostTarget.vector_math_options`)."""
+    return target.vector_math_options(CPU_OPTIONS) is not None
+
+
+def cpu_options(target) -> tuple:
+    """The options fused code on host ``target`` is compiled with: :data:`CPU_OPTIONS`,
+    and libmvec's link options where :func:`vector_math`."""
+    return target.vector_math_options(CPU_OPTIONS) or CPU_OPTIONS
+
 
 CPU_HEADER = r"""
 #define __device__
@@ -165,11 +184,22 @@ __device__ __forceinline__ long long asn_fused_min(long long a, long long b) {
 """
 
 
+def _cpu_override(name, char, target):
+    """(text of the generic form, the cpu form) of ufunc ``name``'s loop whose first input
+    has dtype char ``char``, on host ``target``; None to keep the generic form."""
+    found = _CPU_OVERRIDES.get((name, char))
+    if found is None and char in "efd" and name in vecmath.FUNCTIONS and vector_math(target):
+        c, arity = vecmath.FUNCTIONS[name]
+        args = "a, b" if arity == 2 else "a"
+        found = (f"asn_{c}({args})", f"asn_simd_{c}({args})")
+    return found
+
+
 def _function(name, loop, target):
     """(source, C name) of a ufunc loop's device function, with the target's overrides."""
     source, fn = target.forms.device_function(name, loop)
     chars = "".join(np.dtype(d).char for d in loop)
-    override = _CPU_OVERRIDES.get((name, chars[0])) if target.host else None
+    override = _cpu_override(name, chars[0], target) if target.host else None
     if override is not None:
         source = source.replace(*override)
     return source, fn
@@ -577,7 +607,8 @@ def _render(schedule, target):
                 f"t < ntasks;\n         t += (long long)blockDim.x * gridDim.x)\n"
                 f"        (void){fn}_one(t, {arguments});\n}}\n")
     header = CPU_HEADER if target.host else CUDA_HEADER
-    source = (header + target.forms.prelude + _HELPERS + (VEXP + VSELECT if target.host else "")
+    host = VEXP + VSELECT + vecmath.declarations(vector_math(target)) if target.host else ""
+    source = (header + target.forms.prelude + _HELPERS + host
               + "\n".join(writer.functions.values()) + '\n#line 1 "fused.cu"\n'
               + "\n".join(parts))
     return source, functions, tuple(t for t, _ in params)

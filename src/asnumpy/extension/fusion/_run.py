@@ -84,7 +84,7 @@ def _program(schedule, device):
     if found is None:
         target = device.backend.cxx
         source, functions, _ = _render.render(schedule, target)
-        options = _render.CPU_OPTIONS if target.host else ()
+        options = _render.cpu_options(target) if target.host else ()
         program = device.backend.compile(source, device, options=options,
                                          where="asnumpy.fuse")
         block = _render.map_block(target)

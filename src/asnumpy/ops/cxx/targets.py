@@ -77,10 +77,24 @@ class Target:
 
 
 class HostTarget(Target):
-    """Host C++ for the cpu back end (see the module docstring)."""
+    """Host C++ for the cpu back end (see the module docstring).
+
+    ``vector_math``, when given, is the back end's probe
+    ``vector_math(options) -> link options or None``: whether loops compiled
+    with ``options`` may call libmvec (:mod:`.vecmath`); without it they may not.
+    """
 
     name = "cpu"
     host = True
+
+    def __init__(self, forms=None, vector_math=None):
+        super().__init__(forms)
+        self._vector_math = vector_math
+
+    def vector_math_options(self, options=()):
+        """The options (``options`` and libmvec's link options) under which host loops
+        call libmvec's vector routines, or None where they may not (probed once)."""
+        return None if self._vector_math is None else self._vector_math(tuple(options))
 
     def source(self, body: str, barriers: bool = False) -> str:
         head = "#define ASN_BARRIERS 1\n" if barriers else ""
