@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtypes
 from .._errors import check_writeable
 from ..runtime.device import Device
+from ..runtime.graph import check_host_read
 from ..runtime.observer import queue_work
 from ._launch import devices_differ, empty, resolve_stream
 from ._pending import launch_pending, transfer_stream
@@ -194,6 +195,7 @@ def _check_host_out(out, shape, dtype, func) -> None:
 
 def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:
     """Queue a copy of ``array`` to the host; returns the (possibly pending) NumPy array."""
+    check_host_read(func, array)       # (nothing to check unless a graph capture is open)
     out = _host_destination(array, out, func)
     device = array._device
     queue_work(resolve_stream(device, stream, func), func, "dtoh", device.backend.copy_to_host,
