@@ -285,6 +285,6 @@ def asnumpy(a, *, stream=None, out=None, wait=True, order="C"):
     if wait and stream.is_default:
         # The default stream copies at once: no handle or event is needed.
         return to_host(a, out, stream, "asnumpy")
-    check_host_read("asnumpy", a)
+    check_host_read("asnumpy", a, stream)
     handle = _queue_to_host(a, _host_destination(a, out, "asnumpy"), stream)
     return handle.wait() if wait else handle

@@ -27,7 +27,8 @@ The rules, as the CUDA driver enforces them (``CUstreamCaptureMode``):
   the capturing thread -- any synchronisation (``Stream.synchronize``,
   ``Event.synchronize``, ``asnumpy.synchronize``), as well as a host read of
   an array the captured work writes (``asnumpy.asnumpy``, ``get``, ``item``,
-  ``bool``, ``print``), raise :class:`StreamCaptureError` and *invalidate*
+  ``bool``, ``print``) or a copy of host memory on the capturing stream
+  (``asarray`` of host data), raise :class:`StreamCaptureError` and *invalidate*
   the capture: later launches on the stream raise too, and ``end_capture``
   raises (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED) and ends it;
 * closing a capturing stream raises (and invalidates the capture).
@@ -46,7 +47,7 @@ import weakref
 from . import _state
 
 __all__ = ["CAPTURE_MODES", "Graph", "StreamCaptureError", "begin_capture", "capture",
-           "check_host_read", "check_sync", "end_capture", "open_captures"]
+           "check_host_copy", "check_host_read", "check_sync", "end_capture", "open_captures"]
 
 CAPTURE_MODES = ("global", "thread_local", "relaxed")
 
@@ -130,18 +131,30 @@ def check_sync(call: str, stream=None, captured=None, waits=True) -> None:
         raise _refuse(forbidding, call, "the host synchronizes")
 
 
-def check_host_read(call: str, array) -> None:
+def check_host_read(call: str, array, stream=None) -> None:
     """Raise StreamCaptureError if ``array``'s data is written by work a capture recorded
-    (it has not run: the host would read stale data), invalidating that capture."""
+    (it has not run: the host would read stale data), or the copy would be queued on
+    ``stream`` while it captures, invalidating that capture."""
     captures = open_captures
     if not captures:
         return
+    check_host_copy(call, stream)
     buffer = id(array._realize())
     writers = [c for c in captures if buffer in c.written]
     if writers:
         raise _refuse(writers, call, f"the host reads an array of shape {array.shape} that "
                                      "captured work writes")
     check_sync(call)
+
+
+def check_host_copy(call: str, stream) -> None:
+    """Raise StreamCaptureError if ``stream`` captures: a copy between host memory and the
+    device is no graph's work (a GPU refuses pageable memory in a capture), invalidating it."""
+    capture = getattr(stream, "_capture", None)
+    if capture is not None:
+        raise _refuse([capture], call, "host memory is copied on the capturing stream (copy "
+                                       "host data into an array before the capture and "
+                                       "rebind it by writing into that array)")
 
 
 def begin_capture(stream, mode: str = "global") -> None:
