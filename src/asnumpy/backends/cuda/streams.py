@@ -333,9 +333,14 @@ class CudaStream(_NativeStreamMixin, Stream):
             fn(*args)
         except Exception as exc:         # kept for synchronize(), as on the cpu device
             if capture is not None:      # (while capturing the caller hears it at once)
-                if capture.invalid is None and "STREAM_CAPTURE" in str(exc):
+                if "STREAM_CAPTURE" not in str(exc):
+                    raise
+                if capture.invalid is None:
                     capture.invalid = f"the driver ({exc})"
-                raise
+                raise _graph.StreamCaptureError(
+                    f"asnumpy.Stream.launch: work launched on {capture.stream!r} cannot be "
+                    f"captured: {exc} (kernels that cuda runs through the host fallback "
+                    "copy through host memory, which no graph can hold)") from exc
             traceback.clear_frames(exc.__traceback__)   # locals go, the lines stay
             lane.report(exc)
         finally:

@@ -1,0 +1,72 @@
+"""Graph capture and replay on cpu (``Stream.begin_capture`` ... ``Graph.launch``).
+
+The cases are ``tests/_graph_cases.py``'s, which cuda runs too
+(``tests/backends/cuda/test_cuda_graphs.py``); here the device is pinned to
+cpu, whose user streams are worker threads: work that ran during a capture,
+or a missing synchronisation, shows up as a wrong number.
+"""
+
+import numpy as np
+import pytest
+from _graph_cases import CASES, FORBIDDEN, end_open_captures, case_launch_on_another_devices_stream, \
+    case_synchronisation_invalidates_the_capture
+
+import asnumpy as ap
+from asnumpy.runtime import _state
+from asnumpy.testing import assert_array_equal
+
+
+@pytest.fixture
+def cpu():
+    ap.runtime.init(cpu_devices=2)
+    yield ap.Device("cpu")
+    assert not end_open_captures(), "the case left a capture open"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.__name__[5:])
+def test_graph_case(cpu, case):
+    case(cpu)
+
+
+@pytest.mark.parametrize("call", FORBIDDEN)
+def test_synchronisation_invalidates_the_capture(cpu, call):
+    case_synchronisation_invalidates_the_capture(cpu, call)
+
+
+def test_launch_on_another_devices_stream(cpu):
+    case_launch_on_another_devices_stream(cpu, ap.Device("cpu:1"))
+
+
+def test_capture_raises_the_lean_gate_until_it_ends(cpu):
+    # the fast lanes and the compiled call path run NumPy at once unless the gate is up
+    stream = ap.Stream(cpu)
+    x = ap.arange(5.0, device=cpu)
+    before = _state.lean_gate[0]
+    stream.begin_capture()
+    assert _state.lean_gate[0] == before + 1
+    with stream:
+        x += 1.0                    # an in-place operator: recorded, not run
+        x[2] = 7.0
+    captured = stream.end_capture()
+    assert _state.lean_gate[0] == before
+    assert_array_equal(x, np.arange(5.0))
+    captured.launch()
+    stream.synchronize()
+    assert_array_equal(x, [1.0, 2.0, 7.0, 4.0, 5.0])
+
+
+def test_creation_kernels_are_captured(cpu):
+    # (cuda computes arange through the host fallback, which it refuses to capture)
+    stream = ap.Stream(cpu)
+    scale = ap.full(4, 2.0, device=cpu)
+    with cpu, stream.capture() as captured:
+        with stream:
+            ramp = ap.arange(4.0) * scale
+            ap.multiply(ramp, scale, out=scale)
+    for _ in range(2):
+        captured.graph.launch()
+    stream.synchronize()
+    want = np.full(4, 2.0)
+    for _ in range(2):
+        want = np.arange(4.0) * want * want
+    assert_array_equal(scale, want)
