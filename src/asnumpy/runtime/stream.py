@@ -34,6 +34,7 @@ import time
 import weakref
 
 from . import _fork, graph as _graph, observer as _observer
+from .graph import Graph
 from ._state import stream_block_entered, stream_block_left, thread_state
 from .device import Device as _Device
 
@@ -286,7 +287,7 @@ class Stream:
         """
         _graph.begin_capture(self, mode)
 
-    def end_capture(self) -> "_graph.Graph":
+    def end_capture(self) -> Graph:
         """End the capture and return its :class:`Graph`.
 
         Raises StreamCaptureError when the stream is not capturing, or when
