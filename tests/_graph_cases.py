@@ -8,6 +8,7 @@ and compares against NumPy through ``asnumpy.testing``.
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
 
@@ -187,6 +188,16 @@ def case_synchronisation_invalidates_the_capture(device, call):
     _assert_usable(device, stream)
 
 
+def _refused_then_usable(device, stream, action, match):
+    """``action()`` raises StreamCaptureError (``match``); the capture then ends invalidated
+    and the stream works and captures again."""
+    with pytest.raises(StreamCaptureError, match=match):
+        action()
+    with pytest.raises(StreamCaptureError, match="end_capture.*INVALIDATED"):
+        stream.end_capture()
+    _assert_usable(device, stream)
+
+
 def _assert_usable(device, stream):
     """The stream captures and runs work again after a failed capture."""
     assert not stream.is_capturing()
@@ -213,11 +224,8 @@ def case_other_streams_sync_by_mode(device):
     with pytest.raises(StreamCaptureError):
         stream.end_capture()
     stream.begin_capture("global")
-    with pytest.raises(StreamCaptureError, match="Stream.synchronize.*CAPTURE_UNSUPPORTED"):
-        other.synchronize()
-    with pytest.raises(StreamCaptureError, match="INVALIDATED"):
-        stream.end_capture()
-    _assert_usable(device, stream)
+    _refused_then_usable(device, stream, other.synchronize,
+                         "Stream.synchronize.*CAPTURE_UNSUPPORTED")
 
 
 def case_global_capture_forbids_other_threads_syncs(device):
@@ -246,11 +254,7 @@ def case_global_capture_forbids_other_threads_syncs(device):
 def case_closing_a_capturing_stream(device):
     stream = Stream(device)
     stream.begin_capture()
-    with pytest.raises(StreamCaptureError, match="Stream.close"):
-        stream.close()
-    with pytest.raises(StreamCaptureError, match="INVALIDATED"):
-        stream.end_capture()
-    _assert_usable(device, stream)
+    _refused_then_usable(device, stream, stream.close, "Stream.close")
 
 
 def case_replay_after_the_stream_is_closed(device):
@@ -331,6 +335,39 @@ def case_two_threads_capture_on_two_streams(device):
     assert not errors, errors
     for k in (1, 2):
         assert_allclose(results[k], _chain(np, *_inputs(k), np.empty(N))[0], rtol=1e-12)
+
+
+def device_fixture(get):
+    """The ``device`` fixture of a test module: ``get(request)``'s device; afterwards no
+    capture may be left open (one a failed case left is ended, and the test fails)."""
+    @pytest.fixture
+    def device(request):
+        yield get(request)
+        assert not end_open_captures(), "the case left a capture open"
+
+    return device
+
+
+def case_test(elsewhere: str):
+    """``test_graph_case``: every case on the module's ``device`` (see :func:`cases`)."""
+    @pytest.mark.parametrize("run", cases(elsewhere))
+    def test_graph_case(device, run):
+        run(device)
+
+    return test_graph_case
+
+
+def cases(elsewhere: str) -> list:
+    """Every case as a pytest param of ``run(device)``; ``elsewhere`` names another device
+    of the same kind (for launching on its stream)."""
+    made = [pytest.param(case, id=case.__name__[5:]) for case in CASES]
+    made += [pytest.param(functools.partial(case_synchronisation_invalidates_the_capture,
+                                            call=call), id=f"refused_{call}")
+             for call in FORBIDDEN]
+    made.append(pytest.param(
+        lambda device: case_launch_on_another_devices_stream(device, ap.Device(elsewhere)),
+        id="launch_on_another_devices_stream"))
+    return made
 
 
 CASES = [

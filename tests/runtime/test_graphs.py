@@ -8,33 +8,21 @@ or a missing synchronisation, shows up as a wrong number.
 
 import numpy as np
 import pytest
-from _graph_cases import CASES, FORBIDDEN, end_open_captures, case_launch_on_another_devices_stream, \
-    case_synchronisation_invalidates_the_capture
+from _graph_cases import case_test, device_fixture
 
 import asnumpy as ap
+from asnumpy.ops.backend import StreamCapture
 from asnumpy.runtime import _state
 from asnumpy.testing import assert_array_equal
 
 
-@pytest.fixture
-def cpu():
-    ap.runtime.init(cpu_devices=2)
-    yield ap.Device("cpu")
-    assert not end_open_captures(), "the case left a capture open"
+def _cpu(request):
+    ap.runtime.init(cpu_devices=2)          # cpu:1 too
+    return ap.Device("cpu")
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.__name__[5:])
-def test_graph_case(cpu, case):
-    case(cpu)
-
-
-@pytest.mark.parametrize("call", FORBIDDEN)
-def test_synchronisation_invalidates_the_capture(cpu, call):
-    case_synchronisation_invalidates_the_capture(cpu, call)
-
-
-def test_launch_on_another_devices_stream(cpu):
-    case_launch_on_another_devices_stream(cpu, ap.Device("cpu:1"))
+cpu = device = device_fixture(_cpu)
+test_graph_case = case_test("cpu:1")
 
 
 def test_capture_raises_the_lean_gate_until_it_ends(cpu):
@@ -70,3 +58,8 @@ def test_creation_kernels_are_captured(cpu):
     for _ in range(2):
         want = np.arange(4.0) * want * want
     assert_array_equal(scale, want)
+
+
+def test_cpu_streams_satisfy_the_capture_protocol(cpu):
+    assert isinstance(ap.Stream(cpu), StreamCapture)
+    assert isinstance(cpu.default_stream, StreamCapture)

@@ -10,34 +10,18 @@ import numpy as np
 import pytest
 from _cuda_emulator import CUDAError
 from _cuda_host import requires_compiler
-from _graph_cases import CASES, FORBIDDEN, end_open_captures, case_launch_on_another_devices_stream, \
-    case_synchronisation_invalidates_the_capture
+from _graph_cases import case_test, device_fixture
 
 import asnumpy as ap
+from asnumpy.ops.backend import StreamCapture
 from asnumpy.runtime import StreamCaptureError
 from asnumpy.testing import assert_array_equal
 
 pytestmark = requires_compiler
 
 
-@pytest.fixture
-def gpu(cuda):
-    yield cuda
-    assert not end_open_captures(), "the case left a capture open"
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.__name__[5:])
-def test_graph_case(gpu, case):
-    case(gpu)
-
-
-@pytest.mark.parametrize("call", FORBIDDEN)
-def test_synchronisation_invalidates_the_capture(gpu, call):
-    case_synchronisation_invalidates_the_capture(gpu, call)
-
-
-def test_launch_on_another_devices_stream(gpu):
-    case_launch_on_another_devices_stream(gpu, ap.Device("cuda:1"))
+gpu = device = device_fixture(lambda request: request.getfixturevalue("cuda"))
+test_graph_case = case_test("cuda:1")
 
 
 def test_a_host_fallback_cannot_be_captured(gpu):
@@ -47,6 +31,11 @@ def test_a_host_fallback_cannot_be_captured(gpu):
             with stream:
                 ap.arange(5.0)            # cuda computes arange on the host
     assert not stream.is_capturing()
+
+
+def test_cuda_streams_satisfy_the_capture_protocol(gpu):
+    assert isinstance(ap.Stream(gpu), StreamCapture)
+    assert isinstance(gpu.default_stream, StreamCapture)
 
 
 def test_a_cuda_graph_on_a_cpu_stream_is_refused(gpu):
