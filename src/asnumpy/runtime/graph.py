@@ -60,7 +60,7 @@ class StreamCaptureError(RuntimeError):
 class _Capture:
     """One open capture: its stream, mode and thread, what it recorded, why it is invalid."""
 
-    __slots__ = ("stream", "mode", "thread", "work", "written", "invalid", "native")
+    __slots__ = ("stream", "mode", "thread", "work", "written", "invalid")
 
     def __init__(self, stream, mode):
         self.stream, self.mode = stream, mode
@@ -68,7 +68,6 @@ class _Capture:
         self.work = []              # (fn, args) in launch order; keeps the arrays alive
         self.written = set()        # id() of the buffers the recorded work writes
         self.invalid = None         # the call that invalidated it, once one has
-        self.native = None          # the back end's state while it captures, if any
 
     def record(self, fn, args) -> None:
         """Keep a launch ``fn(*args)`` (the back end's stream calls this for each)."""

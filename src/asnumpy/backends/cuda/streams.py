@@ -293,7 +293,7 @@ class _NativeStreamMixin:
     def wait_event(self, event) -> None:
         signal = event._signal
         if isinstance(signal, _NativeSignal):
-            captured = event._capture is not None
+            captured = event._capture is not None and event._capture is self._capture
             queue_work(self, "wait_event", "wait", lambda: (
                 self._native_or_closed(), self._lane.wait(signal.native, captured)))
         elif signal is not None and not signal.is_set():
