@@ -6,6 +6,8 @@ driver's capture rules); the driver-level tests speak to the emulated driver
 directly (cuStreamBeginCapture_v2 ... cuGraphLaunch).
 """
 
+import threading
+
 import numpy as np
 import pytest
 from _cuda_emulator import CUDAError
@@ -132,13 +134,18 @@ def test_thread_local_and_relaxed_captures_allow_other_streams(driver):
         if mode == "relaxed":
             driver.sync(other)
         errors = []
-        import threading
 
-        thread = threading.Thread(target=lambda: (driver.make_current(0),
-                                                  driver.sync(other)))
+        def elsewhere():
+            try:
+                driver.make_current(0)
+                driver.sync(other)           # another thread: allowed in both modes
+            except CUDAError as exc:
+                errors.append(exc)
+
+        thread = threading.Thread(target=elsewhere)
         thread.start()
         thread.join()
-        assert not errors
+        assert not errors, errors
         driver.graph_destroy(driver.end_capture(stream))
 
 
@@ -152,7 +159,6 @@ def test_external_waits_and_replays(driver):
     driver.wait(stream, outside, external=True)          # an event wait node
     driver.copy_dtod(driver.pointer(b), driver.pointer(a), 8, stream)
     captured = driver.end_capture(stream)
-    assert b.tolist() == [0] * 8 or True                  # (uninitialised until launched)
     for value in (1, 2):
         a[:] = value
         driver.graph_launch(captured, stream)
