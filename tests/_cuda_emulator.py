@@ -33,6 +33,20 @@ GPU would expose shows up here as an error or a wrong number:
 * **Capacity.** Each GPU has ``capacity[i]`` bytes (``total_memory``); an
   allocation beyond what is allocated and not yet freed (in stream order)
   fails with ``CUDA_ERROR_OUT_OF_MEMORY``, as cuda-core raises it.
+* **Stream capture** (``begin_capture`` / ``end_capture`` / ``graph_launch``,
+  i.e. cuStreamBeginCapture_v2, cuStreamEndCapture + cuGraphInstantiateWithFlags,
+  cuGraphLaunch): work queued on a capturing stream is recorded, not run, and a
+  graph launch queues the recorded work again, in order, on the launch stream,
+  with the same addresses.  The real driver's rules hold: no capture on the
+  legacy stream; synchronizing or querying the capturing stream or an event
+  recorded in the capture, a copy with pageable host memory on it, a wait on
+  an event recorded outside the capture without CU_EVENT_WAIT_EXTERNAL, and
+  -- while a ``"global"`` capture is open on any thread, or a
+  ``"thread_local"`` one on this thread -- cuStreamSynchronize,
+  cuCtxSynchronize, a pageable device-to-host copy and cuMemAlloc
+  (``alloc_sync``) fail with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and
+  invalidate the capture, whose later work and end then fail with
+  CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
 """
 
 from __future__ import annotations
@@ -158,9 +172,37 @@ class _Stream:
         self.running = False
         self.destroyed = False
         self.errors = []                # errors raised by queued work, for sync()
+        self.capture = None             # the open _Capture while the stream captures
 
     def __repr__(self):
         return f"<emulated stream {self.handle:#x} of cuda:{self.device}>"
+
+
+# CUstreamCaptureMode (cuda.h)
+CAPTURE_MODES = {"global": 0, "thread_local": 1, "relaxed": 2}
+
+
+class _Capture:
+    """A capture open on one stream: the work recorded, and why it is invalid."""
+
+    def __init__(self, stream, mode):
+        self.stream, self.mode = stream, mode
+        self.thread = threading.get_ident()
+        self.nodes = []                 # callables, in the order queued
+        self.invalid = None             # the call that invalidated it
+
+    def forbids_unsafe_calls(self, thread):
+        # CUDA: this thread's non-relaxed capture, or any thread's global one
+        return (self.mode == "global" or
+                (self.mode == "thread_local" and self.thread == thread))
+
+
+class _GraphExec:
+    """An instantiated graph: the captured work, replayed by graph_launch."""
+
+    def __init__(self, device, nodes):
+        self.device, self.nodes = device, tuple(nodes)
+        self.destroyed = False
 
 
 class _ForeignMemory:
@@ -179,6 +221,7 @@ class _Event:
         self.device = device
         self.stream, self.ticket = None, 0      # unrecorded: complete
         self.time = None
+        self.captured = None                    # the _Capture it was recorded in, if any
 
 
 class Driver:
@@ -208,6 +251,8 @@ class Driver:
         self.transfers = collections.deque(maxlen=1 << 16)
         self.pinned_allocations = 0
         self._pinned = weakref.WeakValueDictionary()   # address -> pinned allocation
+        self._captures = []                # the _Captures open now, on every thread
+        self.graph_launches = 0
 
     # -- contexts -----------------------------------------------------------------------
 
@@ -253,6 +298,13 @@ class Driver:
         memory = np.empty(nbytes, np.uint8)
         self._allocations[memory.ctypes.data] = memory
         return memory
+
+    def alloc_sync(self, i, nbytes):
+        """cuMemAlloc: synchronous, so an unsafe call during a capture (not used by the
+        back end, which allocates stream-ordered; a hook for the driver-level tests)."""
+        self._check(i, "cuMemAlloc")
+        self._refuse_unsafe("cuMemAlloc")
+        return self.alloc(i, nbytes)
 
     def free(self, i, handle, stream):
         """Release ``handle`` once ``stream`` reaches this point (cuMemFreeAsync)."""
@@ -328,6 +380,8 @@ class Driver:
     def destroy_stream(self, stream):
         """cuStreamDestroy: returns at once; queued work still runs (when forced)."""
         self._check_stream(stream, stream.device, "cuStreamDestroy")
+        if stream.capture is not None:
+            raise self._invalidate([stream.capture], "cuStreamDestroy of a capturing stream")
         stream.destroyed = True
         if not stream.queue:
             self._forget(stream)
@@ -337,6 +391,9 @@ class Driver:
 
     def sync(self, stream):
         self._check_stream(stream, stream.device, "cuStreamSynchronize")
+        if stream.capture is not None:
+            raise self._invalidate([stream.capture], "cuStreamSynchronize of the capturing stream")
+        self._refuse_unsafe("cuStreamSynchronize")
         self._run_until(stream, stream.queued)
         errors, stream.errors = stream.errors, []
         if errors:
@@ -344,6 +401,8 @@ class Driver:
 
     def query(self, stream):
         self._check_stream(stream, stream.device, "cuStreamQuery")
+        if stream.capture is not None:
+            raise self._invalidate([stream.capture], "cuStreamQuery of the capturing stream")
         done = stream.ran == stream.queued
         self._run_until(stream, stream.queued)        # a poll makes progress
         return done
@@ -351,6 +410,10 @@ class Driver:
     def synchronize(self, i):
         """cuCtxSynchronize: all work of device ``i``, destroyed streams' included."""
         self._check(i, "cuCtxSynchronize")
+        capturing = [c for c in self._captures if c.stream.device == i]
+        if capturing:
+            raise self._invalidate(capturing, "cuCtxSynchronize with a capturing stream")
+        self._refuse_unsafe("cuCtxSynchronize")
         with self._lock:
             # latest-fed stream first: unordered work runs in its least likely order
             for stream in sorted(self._streams[i], key=lambda s: -s.last_enqueue):
@@ -408,22 +471,43 @@ class Driver:
             event.time = time.perf_counter()
 
         self._enqueue(stream, mark)
+        event.captured = stream.capture          # a node of the capture, if it captures
         event.stream, event.ticket, event.time = stream, stream.queued, None
 
-    def wait(self, stream, event):
-        """Later work on ``stream`` waits for ``event`` (its latest record, as now)."""
+    def wait(self, stream, event, external=False):
+        """Later work on ``stream`` waits for ``event`` (its latest record, as now).
+
+        ``external``: CU_EVENT_WAIT_EXTERNAL, which a capturing stream needs to wait
+        for an event recorded outside its capture (an event wait node).
+        """
         self._check_stream(stream, stream.device, "cuStreamWaitEvent")
+        capture = stream.capture
+        if event.captured is not None and event.captured in self._captures:
+            if event.captured is capture:        # one stream's capture: already in order
+                return
+            raise CUDAError("CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: cuStreamWaitEvent on an "
+                            "event recorded in another stream's capture (joining a capture "
+                            "from another stream is not emulated)")
+        if capture is not None and not external:
+            raise self._invalidate(
+                [capture], "cuStreamWaitEvent on an event recorded outside the capture "
+                "without CU_EVENT_WAIT_EXTERNAL", "CUDA_ERROR_STREAM_CAPTURE_ISOLATION")
+        if external and capture is None:
+            raise CUDAError("CUDA_ERROR_INVALID_VALUE: cuStreamWaitEvent: "
+                            "CU_EVENT_WAIT_EXTERNAL outside stream capture")
         source, ticket = event.stream, event.ticket
         if source is not None and source is not stream:
             self._enqueue(stream, lambda: self._run_until(source, ticket))
 
     def event_sync(self, event):
         self._check(event.device, "cuEventSynchronize")
+        self._refuse_captured_event(event, "cuEventSynchronize")
         if event.stream is not None:
             self._run_until(event.stream, event.ticket)
 
     def event_query(self, event):
         self._check(event.device, "cuEventQuery")
+        self._refuse_captured_event(event, "cuEventQuery")
         if event.stream is None:
             return True
         done = event.stream.ran >= event.ticket
@@ -447,6 +531,13 @@ class Driver:
         """
         if stream.destroyed:
             raise CUDAError("CUDA_ERROR_INVALID_HANDLE: work queued on a destroyed stream")
+        capture = stream.capture
+        if capture is not None:             # recorded, not run (graph_launch runs it)
+            if capture.invalid is not None:
+                raise CUDAError(f"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: work queued on "
+                                f"{stream}, whose capture {capture.invalid} invalidated")
+            capture.nodes.append(work)
+            return
         with self._lock:
             self._clock += 1
             stream.queue.append(work)
@@ -486,6 +577,8 @@ class Driver:
     def copy_htod(self, dst, host, nbytes, stream):
         # pageable source: staged now (the host may reuse it on return), copied in order
         self._check_stream(stream, stream.device, "cuMemcpyHtoDAsync")
+        pinned = self._pinned_owner(host.ctypes.data) is not None
+        self._refuse_pageable_copy(stream, pinned, "cuMemcpyHtoDAsync")
         if self._note_transfer("htod", "1d", nbytes, host.ctypes.data):
             # pinned source: read when the stream gets there, as a DMA engine does
             self._enqueue(stream, lambda: ctypes.memmove(dst, host.ctypes.data, nbytes))
@@ -496,6 +589,8 @@ class Driver:
     def copy_dtoh(self, host, src, nbytes, stream):
         # pageable destination: returns once copied, having forced this stream only
         self._check_stream(stream, stream.device, "cuMemcpyDtoHAsync")
+        pinned = self._pinned_owner(host.ctypes.data) is not None
+        self._refuse_pageable_copy(stream, pinned, "cuMemcpyDtoHAsync", dtoh=True)
         self._enqueue(stream, lambda: ctypes.memmove(host.ctypes.data, src, nbytes))
         if not self._note_transfer("dtoh", "1d", nbytes, host.ctypes.data):
             self._run_until(stream, stream.queued)
@@ -547,6 +642,9 @@ class Driver:
                                 f"rows of {width} bytes")
         shape = (counts[1] if len(counts) == 2 else 1, counts[0], width)
         host = dst if kind == "dtoh" else src if kind == "htod" else None
+        if host is not None:
+            self._refuse_pageable_copy(stream, self._pinned_owner(host) is not None, what,
+                                       dtoh=kind == "dtoh")
         pinned = self._note_transfer(kind, f"{len(counts) + 1}d",
                                      width * counts[0] * shape[0], host)
         dst_view = _strided_bytes(dst, dst_pitches, shape)
@@ -562,6 +660,83 @@ class Driver:
         self._enqueue(stream, run)
         if kind == "dtoh" and not pinned:
             self._run_until(stream, stream.queued)
+
+    # -- stream capture and graphs (see the module's notes) ------------------------------
+
+    def begin_capture(self, stream, mode):
+        """cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_<mode>)."""
+        self._check_stream(stream, stream.device, "cuStreamBeginCapture")
+        if mode not in CAPTURE_MODES:
+            raise CUDAError(f"CUDA_ERROR_INVALID_VALUE: cuStreamBeginCapture: mode {mode!r}")
+        if stream in self._defaults:
+            raise CUDAError("CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: cuStreamBeginCapture on "
+                            "the legacy default stream")
+        if stream.capture is not None:
+            raise CUDAError(f"CUDA_ERROR_ILLEGAL_STATE: cuStreamBeginCapture: {stream} is "
+                            "already capturing")
+        with self._lock:
+            stream.capture = _Capture(stream, mode)
+            self._captures = [*self._captures, stream.capture]
+
+    def is_capturing(self, stream):
+        """cuStreamIsCapturing: True while capturing (an invalidated capture included)."""
+        self._check_stream(stream, stream.device, "cuStreamIsCapturing")
+        return stream.capture is not None
+
+    def end_capture(self, stream):
+        """cuStreamEndCapture, then cuGraphInstantiateWithFlags: the graph to launch."""
+        self._check_stream(stream, stream.device, "cuStreamEndCapture")
+        capture = stream.capture
+        if capture is None:
+            raise CUDAError(f"CUDA_ERROR_ILLEGAL_STATE: cuStreamEndCapture: {stream} is not "
+                            "capturing")
+        with self._lock:
+            stream.capture = None
+            self._captures = [c for c in self._captures if c is not capture]
+        if capture.invalid is not None:
+            raise CUDAError(f"CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: cuStreamEndCapture: "
+                            f"the capture was invalidated by {capture.invalid}")
+        return _GraphExec(stream.device, capture.nodes)
+
+    def graph_launch(self, graph, stream):
+        """cuGraphLaunch: the graph's work, queued in order on ``stream``."""
+        self._check_stream(stream, graph.device, "cuGraphLaunch")
+        if graph.destroyed:
+            raise CUDAError("CUDA_ERROR_INVALID_HANDLE: cuGraphLaunch of a destroyed graph")
+        self.graph_launches += 1
+        for node in graph.nodes:
+            self._enqueue(stream, node)
+
+    def graph_destroy(self, graph):
+        """cuGraphExecDestroy and cuGraphDestroy."""
+        self._check(graph.device, "cuGraphExecDestroy")
+        graph.destroyed = True
+
+    def _invalidate(self, captures, what, code="CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"):
+        """Invalidate ``captures`` (``what`` did it); the error the call fails with."""
+        for capture in captures:
+            if capture.invalid is None:
+                capture.invalid = what
+        return CUDAError(f"{code}: {what} during stream capture")
+
+    def _refuse_unsafe(self, what):
+        """Fail an unsafe call (a synchronous one) that an open capture forbids."""
+        thread = threading.get_ident()
+        forbidding = [c for c in self._captures if c.forbids_unsafe_calls(thread)]
+        if forbidding:
+            raise self._invalidate(forbidding, what)
+
+    def _refuse_captured_event(self, event, what):
+        if event.captured is not None and event.captured in self._captures:
+            raise self._invalidate([event.captured], f"{what} of an event recorded in the "
+                                   "capture")
+
+    def _refuse_pageable_copy(self, stream, pinned, what, dtoh=False):
+        if stream.capture is not None and not pinned:
+            raise self._invalidate([stream.capture], f"{what} with pageable host memory on "
+                                   "the capturing stream")
+        if dtoh and not pinned:       # returns once copied: synchronous
+            self._refuse_unsafe(f"{what} to pageable host memory")
 
     # -- kernels ------------------------------------------------------------------------
 

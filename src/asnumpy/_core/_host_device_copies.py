@@ -17,6 +17,7 @@ import numpy as np
 from .. import _dtypes
 from .._errors import check_writeable
 from ..runtime.device import Device
+from ..runtime.graph import check_host_copy, check_host_read
 from ..runtime.observer import queue_work
 from ._launch import devices_differ, empty, resolve_stream
 from ._pending import launch_pending, transfer_stream
@@ -146,8 +147,9 @@ def sequence_device(devices, device, func):
 def copy_host_into(dst: ndarray, host: np.ndarray, stream, func) -> None:
     """Queue a copy of ``host`` (broadcast and cast) into the device array ``dst``."""
     device = dst._device
-    queue_work(resolve_stream(device, stream, func), func, "htod",
-               device.backend.copy_from_host, dst, host)
+    stream = resolve_stream(device, stream, func)
+    check_host_copy(func, stream)
+    queue_work(stream, func, "htod", device.backend.copy_from_host, dst, host)
 
 
 def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=None) -> ndarray:
@@ -158,6 +160,7 @@ def from_host(host: np.ndarray, device: Device, stream, func, order="K", dtype=N
         order, like = "C", None          # the common case, without layout matching
     background = stream == ASYNC       # "async": queued on the transfer stream; see _pending
     stream = transfer_stream(device) if background else resolve_stream(device, stream, func)
+    check_host_copy(func, stream)
     out = empty(host.shape, dtype, device, order, like=like, stream=stream, func=func)
     if background:
         return launch_pending(stream, out, device.backend.copy_from_host, host, name=func)
@@ -194,10 +197,11 @@ def _check_host_out(out, shape, dtype, func) -> None:
 
 def to_host(array: ndarray, out=None, stream=None, func="asnumpy") -> np.ndarray:
     """Queue a copy of ``array`` to the host; returns the (possibly pending) NumPy array."""
-    out = _host_destination(array, out, func)
     device = array._device
-    queue_work(resolve_stream(device, stream, func), func, "dtoh", device.backend.copy_to_host,
-               out, array)
+    stream = resolve_stream(device, stream, func)
+    check_host_read(func, array, stream)    # (nothing to check unless a graph capture is open)
+    out = _host_destination(array, out, func)
+    queue_work(stream, func, "dtoh", device.backend.copy_to_host, out, array)
     return out
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _dtypes
 from ..runtime.device import Device, get_device
+from ..runtime.graph import check_host_read
 from ..runtime.memory import Buffer
 from ..runtime.observer import queue_work
 from ..runtime.stream import Event
@@ -288,5 +289,6 @@ def asnumpy(a, *, stream=None, out=None, wait=True, order="C"):
     if wait and stream.is_default:
         # The default stream copies at once: no handle or event is needed.
         return to_host(a, out, stream, "asnumpy")
+    check_host_read("asnumpy", a, stream)
     handle = _queue_to_host(a, _host_destination(a, out, "asnumpy"), stream)
     return handle.wait() if wait else handle

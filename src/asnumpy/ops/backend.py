@@ -15,6 +15,11 @@ The ufunc kernel has two phases: :meth:`Backend.prepare_ufunc` plans one
 call signature once and returns a :class:`PreparedUfunc`, which the front
 end's :class:`asnumpy.Plan` holds; each later call of that signature is one
 call of ``prepared.launch`` -- no lookup in the back end.
+
+Graph capture (``Stream.begin_capture``, :mod:`asnumpy.runtime.graph`) is one
+front end for every device; a back end's stream classes (its
+``default_stream_class``, and its ``stream_class`` if it has one, else the
+runtime's cpu ``Stream``) satisfy :class:`StreamCapture`, the part that differs.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import numpy as np
 
 from .kernels import KERNELS
 
-__all__ = ["Backend", "KernelTable", "PreparedUfunc", "missing_kernel"]
+__all__ = ["Backend", "KernelTable", "PreparedUfunc", "StreamCapture", "missing_kernel"]
 
 
 class PreparedUfunc(NamedTuple):
@@ -109,6 +114,34 @@ class Backend(Protocol):
     # ``move_elements(direction, array, mirror)``: copy the elements of ``array`` to
     # (``"dtoh"``) or from (``"htod"``) the same byte offsets of ``mirror``, a host
     # copy of its buffer's bytes -- what the host fallback moves.
+
+
+@runtime_checkable
+class StreamCapture(Protocol):
+    """A back end's streams' part of graph capture (the rest is ``runtime/graph.py``'s).
+
+    ``launch(fn, *args)`` hands each launch to the open capture
+    (``stream._capture.record(fn, args)``, which keeps its arrays alive) and
+    either stops there (cpu: the graph is those launches) or runs it, the
+    driver recording the device work it queues (cuda).
+    """
+
+    _capture: Any
+
+    def _closed(self) -> bool:
+        """Whether the stream was closed (no graph may be launched on it)."""
+
+    def _capture_began(self, capture) -> None:
+        """Begin the back end's capture (``capture.mode``: CUDA's capture mode)."""
+
+    def _capture_ended(self, capture) -> Any:
+        """End it: the back end's graph, instantiated, or None (the launches are the graph)."""
+
+    def _replay(self, graph) -> None:
+        """Queue ``graph``'s work (``graph._native``, else ``graph._work``) on this stream."""
+
+    def _release_graph(self, native) -> None:
+        """Free a graph :meth:`_capture_ended` returned (may run in a finalizer)."""
 
 
 class KernelTable(dict):

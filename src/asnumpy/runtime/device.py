@@ -13,7 +13,7 @@ import threading
 import weakref
 
 from .._errors import DeviceUnavailableError
-from . import _fork
+from . import _fork, graph as _graph
 from .backend_loader import KNOWN_KINDS, load_backend
 from ._state import thread_state as _thread_state
 from .memory import MemoryPool
@@ -250,6 +250,7 @@ def synchronize(device=None) -> None:
     synchronized them.
     """
     device = Device(device)
+    _graph.check_sync("synchronize")
     errors = []
     # the default stream too: on cuda its work is asynchronous to the host
     for stream in [*device._streams, device.default_stream]:

@@ -33,7 +33,8 @@ import threading
 import time
 import weakref
 
-from . import _fork, observer as _observer
+from . import _fork, graph as _graph, observer as _observer
+from .graph import Graph
 from ._state import stream_block_entered, stream_block_left, thread_state
 from .device import Device as _Device
 
@@ -187,6 +188,7 @@ class Stream:
 
     is_default = False
     _worker = None          # the thread behind a cpu stream; back ends' streams have none
+    _capture = None         # the open capture (runtime/graph.py), while one records
 
     def __new__(cls, device=None):
         # A back end with streams of its own (cuda) supplies a subclass; ``Stream()``
@@ -207,7 +209,12 @@ class Stream:
         self.device._streams.add(self)
 
     def launch(self, fn, *args) -> None:
-        """Queue ``fn(*args)`` after all work already on this stream."""
+        """Queue ``fn(*args)`` after all work already on this stream (recorded instead,
+        while the stream captures)."""
+        capture = self._capture
+        if capture is not None:
+            capture.record(fn, args)
+            return
         self._worker.submit(fn, args)
 
     def launch_host_func(self, fn, *args) -> None:
@@ -221,6 +228,7 @@ class Stream:
 
     def synchronize(self) -> None:
         """Wait for all work on this stream; raise the first error it raised."""
+        _graph.check_sync("Stream.synchronize", self)
         worker = self._worker
         if _observer.observer is None or not worker.pending:
             worker.wait()
@@ -233,6 +241,7 @@ class Stream:
 
     def query(self) -> bool:
         """True when all work launched on this stream has finished."""
+        _graph.check_sync("Stream.query", self, waits=False)
         return self._worker.pending == 0
 
     def close(self) -> None:
@@ -243,6 +252,9 @@ class Stream:
         RuntimeError.  A stream that is collected is closed the same way,
         without waiting.
         """
+        if self._capture is not None:
+            raise _graph._refuse([self._capture], "Stream.close",
+                                 "the stream is closed")
         worker = self._worker
         if worker is None:      # default streams and back ends' own (cuda): nothing to end
             self.synchronize()
@@ -257,6 +269,59 @@ class Stream:
     def done(self) -> bool:
         """True when all work launched on this stream has finished."""
         return self.query()
+
+    # -- graph capture (runtime/graph.py) ----------------------------------------------
+
+    def begin_capture(self, mode: str = "global") -> None:
+        """Start recording the work launched on this stream into a graph.
+
+        Parameters
+        ----------
+        mode : {'global', 'thread_local', 'relaxed'}
+            CUDA's ``CUstreamCaptureMode``: which synchronisation elsewhere the
+            capture forbids (any thread's, this thread's, none but its own).
+
+        Until :meth:`end_capture`, work launched on the stream is recorded, not
+        run.  Raises StreamCaptureError on a default stream or when already
+        capturing.
+        """
+        _graph.begin_capture(self, mode)
+
+    def end_capture(self) -> Graph:
+        """End the capture and return its :class:`Graph`.
+
+        Raises StreamCaptureError when the stream is not capturing, or when
+        the capture was invalidated (it ends all the same).
+        """
+        return _graph.end_capture(self)
+
+    def is_capturing(self) -> bool:
+        """True between :meth:`begin_capture` and :meth:`end_capture`."""
+        return self._capture is not None
+
+    def capture(self, mode: str = "global"):
+        """A context manager capturing the work inside: ``with s.capture() as c:``,
+        then ``c.graph``; an exception inside ends the capture and propagates."""
+        return _graph.capture(self, mode)
+
+    def _closed(self) -> bool:
+        worker = self._worker
+        return worker is not None and worker.stopped
+
+    # The back end's part of capturing (ops.backend.StreamCapture): a cpu stream
+    # records the launches themselves (launch() above) and replays them in order.
+    def _capture_began(self, capture) -> None:
+        return None
+
+    def _capture_ended(self, capture):
+        return None
+
+    def _replay(self, graph) -> None:
+        for fn, args in graph._work:
+            self.launch(fn, *args)
+
+    def _release_graph(self, native) -> None:
+        return None
 
     def record(self, event: "Event | None" = None) -> "Event":
         """Record ``event`` (a new one if None) at this point of the stream."""
@@ -281,7 +346,8 @@ class Stream:
         stream_block_left()
 
     def __repr__(self):
-        return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}>"
+        capturing = " capturing" if self._capture is not None else ""
+        return f"<asnumpy.Stream device={self.device} pending={self._worker.pending}{capturing}>"
 
 
 class DefaultStream(Stream):
@@ -296,7 +362,7 @@ class DefaultStream(Stream):
         fn(*args)
 
     def synchronize(self) -> None:
-        return None
+        _graph.check_sync("Stream.synchronize", self)
 
     def query(self) -> bool:
         return True
@@ -329,10 +395,12 @@ class Event:
         self._signal = None
         self._time = None
         self._generation = 0        # _fork.generation() when recorded
+        self._capture = None        # the capture it was recorded in (runtime/graph.py)
 
     def record(self, stream: Stream | None = None) -> None:
         stream = get_current_stream() if stream is None else stream
         self._generation = _fork.generation()
+        self._capture = stream._capture
         native_record = getattr(stream, "_record_native", None)
         if native_record is not None:     # a back end with events of its own (cuda)
             native_record(self)
@@ -347,6 +415,7 @@ class Event:
         stream.launch(mark)
 
     def synchronize(self) -> None:
+        _graph.check_sync("Event.synchronize", captured=self._capture)
         signal = self._signal
         if signal is not None and not signal.is_set():
             self._check_not_inherited("Event.synchronize")
@@ -372,6 +441,7 @@ class Event:
                 "run in a forked child, so the event never completes here")
 
     def query(self) -> bool:
+        _graph.check_sync("Event.query", captured=self._capture, waits=False)
         return self._signal is None or self._signal.is_set()
 
     @property

@@ -27,7 +27,10 @@ Driver interface (``i`` is a device index, pointers are ints)::
                                           destroyed ones with work pending included)
     launch_host_func(stream, fn)          (cuLaunchHostFunc: ``fn()`` on a driver
                                           thread in stream order; no CUDA calls in it)
-    create_event(i); record(event, stream); wait(stream, event)
+    create_event(i); record(event, stream); wait(stream, event, external=False)
+                                          (external: CU_EVENT_WAIT_EXTERNAL, what a
+                                          capturing stream needs for an event recorded
+                                          outside its capture)
     event_sync(event); event_query(event) -> bool; elapsed_ms(start, end)
     stream_handle(stream) -> int; external_stream(i, handle)  (another library's
                                           cudaStream_t, for record / wait / sync)
@@ -42,6 +45,14 @@ Driver interface (``i`` is a device index, pointers are ints)::
         pitch) in bytes on each side: rows of ``width`` contiguous bytes, as
         cuMemcpy2DAsync / cuMemcpy3DAsync copy them
     launch(i, source, kernel_name, grid, block, shared_bytes, args, stream)
+    begin_capture(stream, mode)           (cuStreamBeginCapture_v2; mode "global" |
+                                          "thread_local" | "relaxed")
+    end_capture(stream) -> graph          (cuStreamEndCapture + cuGraphInstantiateWithFlags;
+                                          fails naming CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
+                                          for an invalidated capture, which still ends)
+    is_capturing(stream) -> bool          (cuStreamIsCapturing)
+    graph_launch(graph, stream); graph_destroy(graph)   (cuGraphLaunch; cuGraphExecDestroy
+                                          and cuGraphDestroy)
 
 Host memory in copies follows CUDA's rules for asynchronous copies: with
 *pageable* host memory, ``copy_htod`` (and a strided "htod") returns once
@@ -178,9 +189,14 @@ class CudaCoreDriver:
     def record(event, stream) -> None:
         stream.record(event)
 
-    @staticmethod
-    def wait(stream, event) -> None:
-        stream.wait(event)
+    def wait(self, stream, event, external=False) -> None:
+        if not external:
+            stream.wait(event)
+            return
+        cu = self._cu
+        (status,) = cu.cuStreamWaitEvent(stream.handle, event.handle,
+                                         cu.CUevent_wait_flags.CU_EVENT_WAIT_EXTERNAL)
+        _raise_unless_success(cu, status, "an external event wait in a stream capture")
 
     @staticmethod
     def event_sync(event) -> None:
@@ -236,6 +252,44 @@ class CudaCoreDriver:
         if status != cu.CUresult.CUDA_SUCCESS:
             del _pending_host_functions[key]
             _raise_unless_success(cu, status, "queueing a host function")
+
+    # -- stream capture and graphs -------------------------------------------------------
+
+    def begin_capture(self, stream, mode) -> None:
+        cu = self._cu
+        modes = cu.CUstreamCaptureMode
+        value = {"global": modes.CU_STREAM_CAPTURE_MODE_GLOBAL,
+                 "thread_local": modes.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+                 "relaxed": modes.CU_STREAM_CAPTURE_MODE_RELAXED}[mode]
+        (status,) = cu.cuStreamBeginCapture(stream.handle, value)     # the _v2 entry point
+        _raise_unless_success(cu, status, "beginning a stream capture")
+
+    def end_capture(self, stream):
+        cu = self._cu
+        status, graph = cu.cuStreamEndCapture(stream.handle)
+        _raise_unless_success(cu, status, "ending a stream capture")
+        status, executable = cu.cuGraphInstantiateWithFlags(graph, 0)
+        if status != cu.CUresult.CUDA_SUCCESS:
+            cu.cuGraphDestroy(graph)
+            _raise_unless_success(cu, status, "instantiating a captured graph")
+        return _Graph(graph, executable)
+
+    def is_capturing(self, stream) -> bool:
+        cu = self._cu
+        status, state = cu.cuStreamIsCapturing(stream.handle)
+        _raise_unless_success(cu, status, "reading a stream's capture status")
+        return state != cu.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE
+
+    def graph_launch(self, graph, stream) -> None:
+        (status,) = self._cu.cuGraphLaunch(graph.executable, stream.handle)
+        _raise_unless_success(self._cu, status, "launching a graph")
+
+    def graph_destroy(self, graph) -> None:
+        cu = self._cu
+        (status,) = cu.cuGraphExecDestroy(graph.executable)
+        _raise_unless_success(cu, status, "destroying a graph")
+        (status,) = cu.cuGraphDestroy(graph.graph)
+        _raise_unless_success(cu, status, "destroying a graph")
 
     # -- copies -------------------------------------------------------------------------
 
@@ -364,6 +418,15 @@ class _PinnedMemory:
             self._cu.cuMemFreeHost(self._pointer)
         except Exception:            # interpreter shutdown: the bindings may be gone
             pass
+
+
+class _Graph:
+    """A captured CUgraph and its instantiation (CUgraphExec)."""
+
+    __slots__ = ("graph", "executable")
+
+    def __init__(self, graph, executable):
+        self.graph, self.executable = graph, executable
 
 
 class _ForeignMemory:

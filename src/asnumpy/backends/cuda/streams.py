@@ -30,7 +30,7 @@ import time
 import traceback
 import weakref
 
-from ...runtime import observer as _observer
+from ...runtime import graph as _graph, observer as _observer
 from ...runtime.device import Device
 from ...runtime.observer import queue_work
 from ...runtime.stream import DefaultStream, Stream
@@ -71,7 +71,7 @@ def _follow_default_stream(lane, default) -> None:
     """
     if lane is not default and default.last_work > lane.seen_default:
         lane.seen_default = default.last_work
-        lane.driver.wait(lane.native, default.record())
+        lane.wait(default.record())
 
 
 @contextlib.contextmanager
@@ -93,7 +93,7 @@ class NativeLane:
     """
 
     __slots__ = ("driver", "index", "device", "native", "errors", "orphaned", "final_event",
-                 "last_work", "seen_default", "__weakref__")
+                 "last_work", "seen_default", "capturing", "capture_mark", "__weakref__")
 
     def __init__(self, device, native):
         self.driver, self.index, self.device = device.backend.driver, device.index, device
@@ -103,6 +103,11 @@ class NativeLane:
         self.final_event = None     # recorded at close: the end of the stream's work
         self.last_work = 0          # _work_clock when device work was last queued here
         self.seen_default = 0       # the default stream's last_work this stream waited for
+        # While the stream captures (runtime/graph.py), events "recorded on it" are
+        # capture_mark, recorded just before the capture began: the work it really ran
+        # (recording into the capture would make other streams join it).
+        self.capturing = False
+        self.capture_mark = None
 
     def report(self, exc) -> None:
         """Keep ``exc`` for the stream's next synchronize (the device's, once orphaned)."""
@@ -115,13 +120,22 @@ class NativeLane:
         return self.driver.query(self.native)
 
     def record(self):
-        """A driver event recorded at the lane's current point (its end once closed)."""
+        """A driver event recorded at the lane's current point (its end once closed, its
+        point before the capture while it captures)."""
         if self.native is None:
             return self.final_event
+        if self.capturing:
+            return self.capture_mark
         self.driver.make_current(self.index)
         event = self.driver.create_event(self.index)
         self.driver.record(event, self.native)
         return event
+
+    def wait(self, event, captured=False) -> None:
+        """Later work on the lane waits for the driver event ``event`` (recorded in the
+        lane's capture when ``captured``; else an external wait while it captures)."""
+        self.driver.make_current(self.index)
+        self.driver.wait(self.native, event, external=self.capturing and not captured)
 
     def close(self) -> None:
         """Destroy the driver stream; its pending work still runs.  Idempotent."""
@@ -186,6 +200,41 @@ class _NativeStreamMixin:
         with _on(self):
             fn(*args)
 
+    def _closed(self) -> bool:
+        return self._lane.native is None
+
+    # The back end's part of graph capture (runtime/graph.py; ops.backend.StreamCapture):
+    # the driver records the work the launches queue; the graph is the driver's.
+    def _capture_began(self, capture) -> None:
+        lane = self._lane
+        driver = self._driver()
+        _follow_default_stream(lane, self.device.default_stream._lane)   # before, not inside
+        if lane.capture_mark is None:
+            lane.capture_mark = driver.create_event(lane.index)
+        driver.record(lane.capture_mark, lane.native)
+        driver.begin_capture(lane.native, capture.mode)
+        lane.capturing = True
+
+    def _capture_ended(self, capture):
+        lane = self._lane
+        lane.capturing = False
+        return self._driver().end_capture(lane.native)
+
+    def _replay(self, graph) -> None:
+        lane = self._lane
+        driver = self._driver()
+        _follow_default_stream(lane, self.device.default_stream._lane)
+        driver.graph_launch(graph._native, lane.native)
+        lane.last_work = next(_work_clock)   # the blocks the graph holds are used here
+
+    def _release_graph(self, native) -> None:
+        lane = self._lane
+        try:
+            lane.driver.make_current(lane.index)
+            lane.driver.graph_destroy(native)
+        except Exception as exc:       # (a finalizer's call) reported, never raised
+            self.device._orphaned_errors.append(exc)
+
     def launch_host_func(self, fn, *args) -> None:
         """Queue the host function ``fn(*args)`` in stream order (``cuLaunchHostFunc``).
 
@@ -214,6 +263,7 @@ class _NativeStreamMixin:
         return native
 
     def synchronize(self) -> None:
+        _graph.check_sync("Stream.synchronize", self)
         lane = self._lane
         started = time.perf_counter()
         idle = _observer.observer is not None and lane.query()     # (nothing to wait for)
@@ -231,6 +281,7 @@ class _NativeStreamMixin:
             raise errors[0]
 
     def query(self) -> bool:
+        _graph.check_sync("Stream.query", self, waits=False)
         return self._lane.query()
 
     def _record_native(self, event) -> None:
@@ -242,8 +293,9 @@ class _NativeStreamMixin:
     def wait_event(self, event) -> None:
         signal = event._signal
         if isinstance(signal, _NativeSignal):
-            queue_work(self, "wait_event", "wait", lambda: self._driver().wait(
-                self._native_or_closed(), signal.native))
+            captured = event._capture is not None and event._capture is self._capture
+            queue_work(self, "wait_event", "wait", lambda: (
+                self._native_or_closed(), self._lane.wait(signal.native, captured)))
         elif signal is not None and not signal.is_set():
             # an event of another back end (a cpu stream's): the GPU stream waits for it
             # in a host function, the host does not
@@ -269,6 +321,9 @@ class CudaStream(_NativeStreamMixin, Stream):
         if lane.native is None:
             raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
         lane.driver.make_current(lane.index)
+        capture = self._capture
+        if capture is not None:          # the driver records; the graph keeps the arrays
+            capture.record(fn, args)
         previous = getattr(_local, "stream", None)
         _local.stream = self
         # An error is kept with its traceback, which reaches this frame and the
@@ -277,6 +332,15 @@ class CudaStream(_NativeStreamMixin, Stream):
         try:
             fn(*args)
         except Exception as exc:         # kept for synchronize(), as on the cpu device
+            if capture is not None:      # (while capturing the caller hears it at once)
+                if "STREAM_CAPTURE" not in str(exc):
+                    raise
+                if capture.invalid is None:
+                    capture.invalid = f"the driver ({exc})"
+                raise _graph.StreamCaptureError(
+                    f"asnumpy.Stream.launch: work launched on {capture.stream!r} cannot be "
+                    f"captured: {exc} (kernels that cuda runs through the host fallback "
+                    "copy through host memory, which no graph can hold)") from exc
             traceback.clear_frames(exc.__traceback__)   # locals go, the lines stay
             lane.report(exc)
         finally:
@@ -288,6 +352,8 @@ class CudaStream(_NativeStreamMixin, Stream):
 
         Idempotent; launching on a closed stream raises RuntimeError.
         """
+        if self._capture is not None:
+            raise _graph._refuse([self._capture], "Stream.close", "the stream is closed")
         try:
             self.synchronize()
         finally:
@@ -367,6 +433,8 @@ class StreamOrderedReuse:
         return users
 
     def _record(self, lane):
+        if lane.capturing:               # its work before the capture (never spare)
+            return lane.capture_mark
         self.driver.make_current(self.index)
         event = self._spare.pop() if self._spare else self.driver.create_event(self.index)
         self.driver.record(event, lane.native)
@@ -399,9 +467,8 @@ class StreamOrderedReuse:
                 continue
             if event is None:                # recorded now (or its end, once closed)
                 event = user.final_event if user.native is None else self._record(user)
-            self.driver.make_current(self.index)
-            self.driver.wait(taker.native, event)
-            if event is not user.final_event:
+            taker.wait(event)
+            if event is not user.final_event and event is not user.capture_mark:
                 self._spare.append(event)
 
     def reused(self, handle, key) -> None:
@@ -415,8 +482,8 @@ class StreamOrderedReuse:
 
     def release(self, handle, key) -> None:
         lane = self._lane(key)
-        if lane.native is None:      # a closed stream: free on the default one, after it
-            lane = self._lane(None)
+        if lane.native is None or lane.capturing:    # closed: free on the default stream,
+            lane = self._lane(None)                  # after it (capturing: not in the graph)
         if id(handle) in self._born:     # returned while the pool is disabled
             self.freed(handle, key)
         self._wait(lane, self._marks.pop(id(handle), ()))
@@ -426,9 +493,7 @@ class StreamOrderedReuse:
 
 def _wait_for(waiter: NativeLane, producer: NativeLane) -> None:
     """``waiter``'s later work waits for ``producer``'s work so far (an event, not the host)."""
-    event = producer.record()
-    waiter.driver.make_current(waiter.index)
-    waiter.driver.wait(waiter.native, event)
+    waiter.wait(producer.record())
 
 
 @contextlib.contextmanager
