@@ -116,3 +116,30 @@ def test_layouts_no_tensor_describes_fall_back(on_npu, emulator):
     got, ops = launched(emulator, lambda: ap.sqrt(a[:, ::2]))
     assert "Sqrt" in ops
     np.testing.assert_allclose(ap.asnumpy(got), np.sqrt(host[:, ::2]), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(catalog.UFUNCS))
+def test_every_catalog_ufunc_reaches_its_operator(on_npu, emulator, name):
+    entry = catalog.UFUNCS[name]
+    dtype = sorted(entry.dtypes, key=lambda d: d.num)[0]
+    host = (np.arange(1, 7).reshape(2, 3) % 3).astype(dtype)
+    operands = [ap.asarray(host)] * (1 if entry.form == "unary" else 2)
+    if entry.form == "matmul":
+        operands = [ap.asarray(host), ap.asarray(host.T)]
+    with np.errstate(all="ignore"):
+        _, ops = launched(emulator, lambda: getattr(ap, name)(*operands))
+    assert ops == [entry.operator], (name, dtype)
+
+
+@pytest.mark.parametrize("call, operator", [
+    (lambda a: a.max(axis=1), "Amax"), (lambda a: a.min(axis=0), "Amin"),
+    (lambda a: a.prod(axis=1), "ProdDim"), (lambda a: ap.argmax(a, axis=1), "ArgMax"),
+    (lambda a: ap.argmin(a), "ArgMin"), (lambda a: ap.cumsum(a, axis=1), "Cumsum"),
+    (lambda a: ap.sort(a, axis=1), "Sort"), (lambda a: a.astype(np.float64), "Cast"),
+    (lambda a: ap.argsort(a, axis=1, kind="stable"), "Sort"),
+    (lambda a: a[:, ::2].copy(), "InplaceCopy"),
+])
+def test_other_kernels_reach_their_operator(on_npu, emulator, call, operator):
+    a = ap.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    _, ops = launched(emulator, lambda: call(a))
+    assert operator in ops, ops
