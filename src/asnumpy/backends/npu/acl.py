@@ -102,7 +102,8 @@ class Acl:
     device is per thread, and a thread starts with none).
     """
 
-    def __init__(self, libraries: dict):
+    def __init__(self, libraries: dict, origin: str = ""):
+        self.origin = origin          # where the libraries came from (the check names it)
         self.functions = {}
         for name, (restype, argtypes) in acl_api.SIGNATURES.items():
             library = libraries[acl_api.LIBRARY_OF[name]]

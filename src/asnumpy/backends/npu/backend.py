@@ -24,6 +24,7 @@ import numpy as np
 from ...ops.backend import KernelTable, PreparedUfunc
 from ...runtime.stream import Event
 from . import acl_api
+from .catalog import COPY_DTYPES
 from .operators import describable
 from .streams import (EventOrderedReuse, NpuDefaultStream, NpuStream, acl_stream,
                       current_stream)
@@ -118,15 +119,6 @@ def _byte_span(array):
     return low, high + array._dtype.itemsize
 
 
-def _dense_c(array) -> bool:
-    step = array._dtype.itemsize
-    for n, s in zip(reversed(array._shape), reversed(array._strides)):
-        if n != 1 and s != step:
-            return False
-        step *= n
-    return True
-
-
 class NpuBackend:
     """Everything the runtime needs from npu devices, over an :class:`.runtime.AclRuntime`."""
 
@@ -161,6 +153,15 @@ class NpuBackend:
     def info(self) -> dict:
         """CANN's runtime version and the SoC (``python -m asnumpy.check``)."""
         return {"acl_version": self.runtime.version(), "soc": self.runtime.soc_name()}
+
+    def describe(self, index: int) -> tuple[str, dict]:
+        """(a line naming device ``index``: SoC and memory, the versions that matter)."""
+        info = self.info()
+        memory = self.runtime.total_memory(index) / 2**30
+        origin = self.runtime.acl.origin
+        return (f"{info['soc']}, {memory:.2f} GiB",
+                {"AscendCL": info["acl_version"], "CANN": self.runtime.cann_version(),
+                 "libraries": origin})
 
     def pointer(self, array) -> int:
         return self.buffer_pointer(array._realize()) + array._offset
@@ -249,40 +250,37 @@ class NpuBackend:
         device = dst._device
         if dst.size == 0:
             return
-        if _dense_c(dst):
-            self.upload_bytes(device, self.pointer(dst), packed)
-        elif describable(dst):
+        low, high = _byte_span(dst)
+        base = self.buffer_pointer(dst._realize())
+        if high - low == dst.nbytes or not _packable(dst):
+            # dense in some order (its span is its elements): the span's bytes, laid out
+            # on the host; else (rare: a gapped view the operators cannot write) the span
+            # read, modified and written back
+            span = np.empty(high - low, np.uint8)
+            if high - low != dst.nbytes:
+                self.download_bytes(device, base + low, span)
+            _span_view(dst, span, low)[...] = packed
+            self.upload_bytes(device, base + low, span)
+        else:                        # gapped: uploaded packed, scattered by aclnnInplaceCopy
             temporary = self._packed(dst)
             self.upload_bytes(device, self.pointer(temporary), packed)
             self.kernels["copy"](dst, temporary)
-        else:                        # negative strides: read, modify and write the span
-            low, high = _byte_span(dst)
-            span = np.empty(high - low, np.uint8)
-            base = self.buffer_pointer(dst._realize())
-            self.download_bytes(device, base + low, span)
-            np.ndarray(dst._shape, dst._dtype, buffer=span, offset=dst._offset - low,
-                       strides=dst._strides)[...] = packed
-            self.upload_bytes(device, base + low, span)
 
     def copy_to_host(self, host: np.ndarray, src):
         """Copy ``src`` into ``host``: complete on return (an Event already done)."""
         device = src._device
         if src.size == 0:
             return Event()
-        if _dense_c(src):
-            packed = np.empty(src._shape, src._dtype)
-            self.download_bytes(device, self.pointer(src), packed)
-        elif describable(src):
+        low, high = _byte_span(src)
+        if high - low == src.nbytes or not _packable(src):
+            span = np.empty(high - low, np.uint8)
+            self.download_bytes(device, self.buffer_pointer(src._realize()) + low, span)
+            packed = _span_view(src, span, low)
+        else:                        # gapped: packed on the device first
             temporary = self._packed(src)
             self.kernels["copy"](temporary, src)
             packed = np.empty(src._shape, src._dtype)
             self.download_bytes(device, self.pointer(temporary), packed)
-        else:
-            low, high = _byte_span(src)
-            span = np.empty(high - low, np.uint8)
-            self.download_bytes(device, self.buffer_pointer(src._realize()) + low, span)
-            packed = np.ndarray(src._shape, src._dtype, buffer=span, offset=src._offset - low,
-                                strides=src._strides)
         np.copyto(host, packed, casting="unsafe")
         return Event()
 
@@ -308,11 +306,21 @@ class NpuBackend:
         base = self.buffer_pointer(array._realize())
         if direction == "dtoh":
             self.download_bytes(device, base + low, mirror[low:high])
-            return
-        if _dense_c(array) or not describable(array):
-            # (contiguous: exactly its bytes; a negative-stride view: the bytes it spans)
+        elif high - low == array.nbytes or not _packable(array):
+            # (dense: exactly its bytes; a gapped view no operator writes: the bytes it spans)
             self.upload_bytes(device, base + low, np.ascontiguousarray(mirror[low:high]))
-            return
-        view = np.ndarray(array._shape, array._dtype, buffer=mirror, offset=array._offset,
-                          strides=array._strides)
-        self._write_elements(array, np.ascontiguousarray(view))
+        else:
+            view = _span_view(array, mirror[low:high], low)
+            self._write_elements(array, np.ascontiguousarray(view))
+
+
+def _span_view(array, span: np.ndarray, low: int) -> np.ndarray:
+    """``array``'s elements as a NumPy view of ``span``, the bytes from offset ``low`` on."""
+    return np.ndarray(array._shape, array._dtype, buffer=span, offset=array._offset - low,
+                      strides=array._strides)
+
+
+def _packable(array) -> bool:
+    """Whether aclnnInplaceCopy packs and scatters ``array`` (its dtype, a tensor layout)."""
+    return (describable(array) and array._dtype in COPY_DTYPES
+            and all(s or n <= 1 for n, s in zip(array._shape, array._strides)))

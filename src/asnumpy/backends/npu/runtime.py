@@ -49,6 +49,20 @@ class AclRuntime:
         self.acl.call("aclrtGetVersion", *map(ctypes.byref, parts))
         return ".".join(str(p.value) for p in parts)
 
+    def cann_version(self) -> str:
+        """The toolkit's version, from its ``version.cfg``/``version.info`` files (else "?")."""
+        for variable in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME"):
+            root = os.environ.get(variable)
+            for name in ("version.cfg", "version.info") if root else ():
+                try:
+                    with open(os.path.join(root, name)) as file:
+                        for line in file:
+                            if line.lower().startswith(("version=", "toolkit_version=")):
+                                return line.split("=", 1)[1].strip().strip("[]\"")
+                except OSError:
+                    continue
+        return "?"
+
     def use(self, index: int) -> None:
         self.acl.use_device(index)
 
@@ -165,7 +179,10 @@ class AclRuntime:
 
 def load_runtime() -> AclRuntime:
     """The process's AscendCL runtime; DeviceUnavailableError when CANN or a device is missing."""
-    runtime = AclRuntime(Acl(load_libraries()))
+    libraries = load_libraries()
+    origin = os.environ.get("ASNUMPY_NPU_LIBRARIES") or os.path.dirname(
+        getattr(libraries["ascendcl"], "_name", "") or "")
+    runtime = AclRuntime(Acl(libraries, origin))
     if runtime.device_count() == 0:
         visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES")
         hint = f" (ASCEND_RT_VISIBLE_DEVICES={visible!r})" if visible is not None else ""
