@@ -135,7 +135,8 @@ def test_every_catalog_ufunc_reaches_its_operator(on_npu, emulator, name):
     (lambda a: a.max(axis=1), "Amax"), (lambda a: a.min(axis=0), "Amin"),
     (lambda a: a.prod(axis=1), "ProdDim"), (lambda a: ap.argmax(a, axis=1), "ArgMax"),
     (lambda a: ap.argmin(a), "ArgMin"), (lambda a: ap.cumsum(a, axis=1), "Cumsum"),
-    (lambda a: ap.sort(a, axis=1), "Sort"), (lambda a: a.astype(np.float64), "Cast"),
+    (lambda a: ap.sort(a, axis=1, kind="stable"), "Sort"),
+    (lambda a: ap.sort(a.astype(np.int32), axis=0), "Sort"), (lambda a: a.astype(np.float64), "Cast"),
     (lambda a: ap.argsort(a, axis=1, kind="stable"), "Sort"),
     (lambda a: a[:, ::2].copy(), "InplaceCopy"),
 ])

@@ -25,7 +25,7 @@ from ...ops.backend import KernelTable, PreparedUfunc
 from ...runtime.stream import Event
 from . import acl_api
 from .catalog import COPY_DTYPES
-from .operators import describable
+from .operators import byte_span, describable
 from .streams import (EventOrderedReuse, NpuDefaultStream, NpuStream, acl_stream,
                       current_stream)
 
@@ -104,19 +104,6 @@ class _Staging:
 
 def _host_view(pointer, nbytes) -> np.ndarray:
     return np.ctypeslib.as_array((ctypes.c_uint8 * max(nbytes, 1)).from_address(pointer))[:nbytes]
-
-
-def _byte_span(array):
-    """``[low, high)``: the bytes of its buffer that ``array``'s elements cover."""
-    low = high = array._offset
-    for n, stride in zip(array._shape, array._strides):
-        if n == 0:
-            return low, low
-        if stride < 0:
-            low += stride * (n - 1)
-        else:
-            high += stride * (n - 1)
-    return low, high + array._dtype.itemsize
 
 
 class NpuBackend:
@@ -250,7 +237,7 @@ class NpuBackend:
         device = dst._device
         if dst.size == 0:
             return
-        low, high = _byte_span(dst)
+        low, high = byte_span(dst)
         base = self.buffer_pointer(dst._realize())
         if high - low == dst.nbytes or not _packable(dst):
             # dense in some order (its span is its elements): the span's bytes, laid out
@@ -271,7 +258,7 @@ class NpuBackend:
         device = src._device
         if src.size == 0:
             return Event()
-        low, high = _byte_span(src)
+        low, high = byte_span(src)
         if high - low == src.nbytes or not _packable(src):
             span = np.empty(high - low, np.uint8)
             self.download_bytes(device, self.buffer_pointer(src._realize()) + low, span)
@@ -302,7 +289,7 @@ class NpuBackend:
         """Copy the elements of ``array`` to (``"dtoh"``) or from (``"htod"``) the same byte
         offsets of ``mirror``, the host copy of its buffer (the host fallback's moves)."""
         device = array._device
-        low, high = _byte_span(array)
+        low, high = byte_span(array)
         base = self.buffer_pointer(array._realize())
         if direction == "dtoh":
             self.download_bytes(device, base + low, mirror[low:high])

@@ -14,24 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import catalog
-from .operators import Launcher, describable
+from .operators import Launcher, byte_span, describable
 from .streams import current_stream
 
 __all__ = ["native_kernels"]
 
 _INT64 = np.dtype(np.int64)
-
-
-def _span(array):
-    low = high = array._offset
-    for n, stride in zip(array._shape, array._strides):
-        if n == 0:
-            return low, low
-        if stride < 0:
-            low += stride * (n - 1)
-        else:
-            high += stride * (n - 1)
-    return low, high + array._dtype.itemsize
 
 
 def _clashes(out, array) -> bool:
@@ -40,7 +28,7 @@ def _clashes(out, array) -> bool:
         return False
     if (array._offset, array._shape, array._strides) == (out._offset, out._shape, out._strides):
         return False
-    (a_low, a_high), (o_low, o_high) = _span(array), _span(out)
+    (a_low, a_high), (o_low, o_high) = byte_span(array), byte_span(out)
     return a_low < o_high and o_low < a_high
 
 
@@ -56,6 +44,16 @@ def _c_contiguous(array) -> bool:
             return False
         step *= n
     return True
+
+
+def _broadcast_view(array, shape):
+    """``array`` as a descriptor of ``shape`` (NumPy's broadcasting: zero strides), or itself."""
+    if array._shape == tuple(shape):
+        return array
+    lead = len(shape) - len(array._shape)
+    strides = [0] * lead + [0 if n == 1 and m != 1 else s for n, m, s in
+                            zip(array._shape, shape[lead:], array._strides)]
+    return ("view", array, tuple(shape), tuple(strides))
 
 
 def _int_widening(source, target) -> bool:
@@ -110,6 +108,8 @@ def native_kernels(backend) -> dict:
         if 0 in out._shape:
             return True
         operands = [x if hasattr(x, "_realize") else constant(out, x, loop[0]) for x in inputs]
+        if entry.form != "matmul":       # aclnn wants out's shape: inputs broadcast to it
+            operands = [_broadcast_view(x, out._shape) for x in operands]
         device = out._device
         if entry.form == "alpha":
             run(device, entry.operator, *operands, ("scalar", 1, loop[0]), out)
@@ -210,8 +210,13 @@ def native_kernels(backend) -> dict:
                 and type(axis) is int and a.size > 0)
 
     def sort(out, a, axis, kind, stable):
-        """``out[...] = numpy.sort(a, axis, kind, stable)``; ``out`` may be ``a``."""
-        if not sortable(a, axis) or not _writable(out) or out._dtype != a._dtype:
+        """``out[...] = numpy.sort(a, axis, kind, stable)``; ``out`` may be ``a``.
+
+        Floats only for a stable request: equal values with other bits (-0.0 and 0.0,
+        NaNs of other signs or payloads) come out in the order of NumPy's algorithm."""
+        stable_asked = stable or kind in ("stable", "mergesort")
+        if (not sortable(a, axis) or not _writable(out) or out._dtype != a._dtype
+                or (a._dtype.kind == "f" and not stable_asked)):
             return fallback("sort")(out, a, axis, kind, stable)
         values = temporary(a, a._shape, a._dtype) if out._realize() is a._realize() else out
         indices = temporary(a, a._shape, _INT64)

@@ -19,7 +19,20 @@ import numpy as np
 from . import acl_api
 from .streams import acl_stream, current_stream
 
-__all__ = ["Launcher", "describable"]
+__all__ = ["Launcher", "byte_span", "describable"]
+
+
+def byte_span(array) -> tuple:
+    """``[low, high)``: the bytes of its buffer that ``array``'s elements cover."""
+    low = high = array._offset
+    for n, stride in zip(array._shape, array._strides):
+        if n == 0:
+            return low, low
+        if stride < 0:
+            low += stride * (n - 1)
+        else:
+            high += stride * (n - 1)
+    return low, high + array._dtype.itemsize
 
 
 def describable(array) -> bool:

@@ -87,6 +87,18 @@ class Lane:
         elif self.final_event is not None:
             self.runtime.event_sync(self.index, self.final_event)
 
+    def orphan(self) -> None:
+        """Its stream was collected (a finalizer, any thread): kept errors and later ones go
+        to the device (``asnumpy.synchronize``), and the ACL stream is destroyed."""
+        self.orphaned = True
+        kept, self.errors = self.errors, []
+        for exc in kept:
+            self.report(exc)
+        try:
+            self.close()
+        except Exception as exc:       # never raised in a finalizer
+            self.report(exc)
+
     def close(self) -> None:
         """Destroy the ACL stream after recording its end.  Idempotent."""
         native = self.native
@@ -95,16 +107,6 @@ class Lane:
             self.device.memory_pool._ordering.closed(self)
             self.native = None
             self.runtime.destroy_stream(self.index, native)
-
-
-def _collected(lane) -> None:
-    lane.orphaned = True
-    errors, lane.errors = lane.errors, []
-    lane.device._orphaned_errors.extend(errors)
-    try:
-        lane.close()
-    except Exception as exc:       # a finalizer never raises: the device reports it
-        lane.device._orphaned_errors.append(exc)
 
 
 class _AclSignal:
@@ -196,7 +198,7 @@ class NpuStream(_AclStreamMixin, Stream):
         self._lane = Lane(self.device)
         self._reuse_key = self._lane
         self.device.memory_pool._ordering.track(self._lane)
-        weakref.finalize(self, _collected, self._lane)
+        weakref.finalize(self, Lane.orphan, self._lane)
         self.device._streams.add(self)
 
     def launch(self, fn, *args) -> None:
@@ -251,27 +253,29 @@ class EventOrderedReuse:
         self.runtime, self.index = device.backend.runtime, device.index
         self._marks: dict = {}      # id(handle) -> [(lane, event or None)]
         self._born: dict = {}       # id(handle) -> clock when handed out
-        self._open: tuple = ()      # user lanes (replaced whole: no lock to iterate)
-        self._closed: list = []
+        # user lanes blocks may be used on: open ones, and closed ones until their last
+        # work has run; a tuple replaced whole, so iterating it needs no lock
+        self._lanes: tuple = ()
         self._lock = threading.Lock()
+
+    def _finished(self, lane) -> bool:
+        return lane.native is None and (lane.final_event is None or self.runtime.event_done(
+            self.index, lane.final_event))
 
     def track(self, lane) -> None:
         with self._lock:
-            self._open = (*(o for o in self._open if o.native is not None), lane)
+            self._lanes = (*(o for o in self._lanes if not self._finished(o)), lane)
 
     def closed(self, lane) -> None:
-        self._closed.append(lane)
+        """(Closed lanes stay in the tuple until ``track`` sees their work done.)"""
 
     def _home(self, key) -> Lane:
         return self.device.default_stream._lane if key is None else key
 
     def _users(self, handle) -> list:
         born = self._born.pop(id(handle), 0)
-        if len(self._closed) > 8:
-            self._closed = [lane for lane in self._closed
-                            if not self.runtime.event_done(self.index, lane.final_event)]
-        lanes = (self.device.default_stream._lane, *self._open, *self._closed)
-        return [lane for lane in dict.fromkeys(lanes) if lane.last_work > born]
+        lanes = (self.device.default_stream._lane, *self._lanes)
+        return [lane for lane in lanes if lane.last_work > born]
 
     def allocated(self, handle, key) -> None:
         self._born[id(handle)] = next(_clock)
