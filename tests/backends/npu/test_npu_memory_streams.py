@@ -164,3 +164,11 @@ def test_device_synchronize_and_reset(on_npu):
     stream.close()
     with pytest.raises(RuntimeError, match="closed"):
         stream.launch(lambda: None)
+
+
+def test_a_workspace_returned_to_acl_waits_for_its_operator(on_npu):
+    """The operator is still queued when the pool's cache goes back to AscendCL."""
+    a = ap.asarray(np.arange(64, dtype=np.float32).reshape(8, 8))
+    total = a.sum(axis=0)                    # its workspace is back in the pool at once
+    on_npu.memory_pool.free_all_blocks()     # aclrtFree only after the stream got there
+    np.testing.assert_array_equal(ap.asnumpy(total), np.arange(64).reshape(8, 8).sum(0))

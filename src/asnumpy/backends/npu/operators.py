@@ -118,11 +118,14 @@ class Launcher:
                 self.acl.call(destroy, handle)
 
     def _launch(self, device, operator, values) -> None:
-        stream = acl_stream(device)          # makes the device current on this thread
+        self.backend.runtime.use(device.index)
         size, executor = ctypes.c_uint64(), ctypes.c_void_p()
         self.acl.call(f"aclnn{operator}GetWorkspaceSize", *values, ctypes.byref(size),
                       ctypes.byref(executor))
         workspace = device.memory_pool.malloc(size.value, current_stream(device))
+        # the stream's work stamp after the workspace is handed out: the pool then counts
+        # this stream among the block's users and orders its free after the operator
+        stream = acl_stream(device)
         self.acl.call(f"aclnn{operator}", self.backend.buffer_pointer(workspace), size.value,
                       executor, stream)
         # the pool hands the workspace out again only in stream order
