@@ -147,7 +147,7 @@ def record_warnings(function, *args, **kwargs):
         warnings.simplefilter("always")
         result = function(*args, **kwargs)
     texts = {f"{w.category.__name__}: {w.message}" for w in caught}
-    if get_device().kind == "cuda":
+    if get_device().kind in ("cuda", "npu"):
         texts = {text for text in texts if not _FLAG_WARNING.match(text)}
     return result, sorted(texts)
 

@@ -99,6 +99,15 @@ if CUDA_SESSION and not _real_cuda_driver_loads():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         p for p in (_TESTS, os.environ.get("PYTHONPATH")) if p)
 
+# ``ASNUMPY_DEVICE=npu:N``: the same on the strict emulation of CANN's libraries
+# (tests/_npu_emulator.py) unless a CANN toolkit is installed (ASCEND_HOME_PATH).
+NPU_SESSION = os.environ.get("ASNUMPY_DEVICE", "").strip().startswith("npu")
+if NPU_SESSION and not os.environ.get("ASCEND_HOME_PATH"):
+    _TESTS = os.path.dirname(os.path.abspath(__file__))
+    os.environ.setdefault("ASNUMPY_NPU_LIBRARIES", "_npu_emulator:libraries")
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_TESTS, os.environ.get("PYTHONPATH")) if p)
+
 
 def pytest_configure(config):
     config.addinivalue_line(
@@ -128,11 +137,19 @@ def pytest_collection_modifyitems(config, items):
     items[:] = [item for item in items if id(item) in kept]
 
 
+# user kernels and fusion compile C++ for a target; npu has none (docs/npu.md)
+_NO_NPU_TARGET = ("tests/extension/", "tests/profiler/test_profile_kernels.py")
+
+
 def pytest_runtest_setup(item):
+    if NPU_SESSION and any(part in item.nodeid for part in _NO_NPU_TARGET):
+        pytest.skip("meaningless with ASNUMPY_DEVICE=npu: user kernels and fusion have no npu "
+                    "target (no Ascend C compiler is bound)")
     marker = item.get_closest_marker("cpu_default")
-    if marker is not None and CUDA_SESSION:
+    if marker is not None and (CUDA_SESSION or NPU_SESSION):
         reason = marker.args[0] if marker.args else marker.kwargs["reason"]
-        pytest.skip(f"meaningless with ASNUMPY_DEVICE=cuda: {reason}")
+        kind = "cuda" if CUDA_SESSION else "npu"
+        pytest.skip(f"meaningless with ASNUMPY_DEVICE={kind}: {reason}")
 
 
 @pytest.fixture(scope="module")

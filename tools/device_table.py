@@ -26,7 +26,9 @@ copies, and copies of more than one element to the host, which compute there):
   table: ufuncs, reductions, argmax/argmin, copies and fills), ``host fallback``
   when any ran through the host fallback or the data went to the host, ``no kernel``
   when nothing was launched;
-- npu: ``not available`` while ``runtime.backend_loader`` has no npu back end.
+- npu, probed on ``tests/_npu_emulator.py`` (the real back end above a strict
+  emulation of CANN's libraries): ``npu kernel`` when every kernel was the back
+  end's own (aclnn operators from ``backends/npu/catalog.py``), else as on cuda.
 
 A call that no argument list of ``CANDIDATES`` satisfies is ``not probed``: the
 table says so rather than guess.  ``tests/project/test_api_reference.py`` regenerates the
@@ -207,7 +209,7 @@ for _kind in ("poly", "cheb", "leg", "herm", "herme", "lag"):
     SPECIAL[f"{_kind}vander3d"] = lambda a: [(a["v"], a["v"], a["v"], [1, 1, 1])]
 
 
-def _probe(ap, name, function, device, recorder, cuda: bool):
+def _probe(ap, name, function, device, recorder, accelerator):
     """The state of ``function`` on ``device``, from the first argument list it accepts."""
     import numpy as np
 
@@ -236,10 +238,10 @@ def _probe(ap, name, function, device, recorder, cuda: bool):
             recorder.active = False
         if getattr(result, "size", None) == 0:
             continue                   # an empty result says nothing about the kernels
-        if cuda:
+        if accelerator:                # "cuda", "npu": memory of its own
             if recorder.fallback or recorder.host_copies:
                 return "host fallback"
-            return "cuda kernel" if recorder.native else "no kernel"
+            return f"{accelerator} kernel" if recorder.native else "no kernel"
         return "cpu kernel" if recorder.native else "no kernel"
     return "not probed"
 
@@ -264,16 +266,15 @@ def numpy_functions():
 
 def states() -> list[tuple[str, str, str, str]]:
     """(NumPy name, cpu state, cuda state, npu state) for every row of the table."""
-    sys.path.insert(0, str(ROOT / "tests"))          # the emulated cuda driver
+    sys.path.insert(0, str(ROOT / "tests"))          # the emulated cuda driver and CANN
     os.environ["ASNUMPY_CUDA_DRIVER"] = "_cuda_emulator:Driver"
+    os.environ["ASNUMPY_NPU_LIBRARIES"] = "_npu_emulator:libraries"
     import asnumpy as ap
-    from asnumpy.runtime import backend_loader
 
     from asnumpy.runtime._state import lean_gate, open_stream_blocks
 
-    cpu, cuda = ap.Device("cpu:0"), ap.Device("cuda:0")
-    recorders = {cpu: _Recorder(cpu.backend), cuda: _Recorder(cuda.backend)}
-    npu_built = backend_loader._MODULES["npu"] is not None
+    cpu, cuda, npu = ap.Device("cpu:0"), ap.Device("cuda:0"), ap.Device("npu:0")
+    recorders = {device: _Recorder(device.backend) for device in (cpu, cuda, npu)}
     rows = []
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as scratch:
@@ -295,13 +296,15 @@ def states() -> list[tuple[str, str, str, str]]:
                     rows.append((qualified, "missing", "missing", "missing"))
                     continue
                 if name in NOT_CALLED:
-                    row = ("no kernel", "no kernel")
+                    row = ("no kernel",) * 3
                 else:
-                    # the same stream of random numbers for every run: the table is stable
-                    ap.random.seed(0)
-                    row = tuple(_probe(ap, name, function, device, recorders[device],
-                                       device is cuda) for device in (cpu, cuda))
-                rows.append((qualified, *row, "cpu kernel" if npu_built else "not available"))
+                    row = []
+                    for device in (cpu, cuda, npu):
+                        # the same stream of random numbers for every run: a stable table
+                        ap.random.seed(0)
+                        row.append(_probe(ap, name, function, device, recorders[device],
+                                          None if device is cpu else device.kind))
+                rows.append((qualified, *row))
         finally:
             open_stream_blocks[0] -= 1
             lean_gate[0] -= 1
@@ -325,7 +328,9 @@ arrays and recording the kernels the back end was asked for) and checked by
   the arrays (or the data was copied to the host to be computed there).
 - **no kernel**: it launched none: views, metadata, host helpers.
 - **missing**: asnumpy has no function of that name there.
-- **not available**: the device kind has no back end in this build (npu).
+- **npu kernel**: every kernel it used is the npu back end's own (aclnn
+  operators: the catalog's ufuncs, reductions, argmax/argmin, cumsum, sorts,
+  matmul, copies, casts and fills), probed on the emulated CANN libraries.
 - **not probed**: none of the probe's argument lists suits the function; its
   state is not claimed.
 

@@ -13,6 +13,7 @@ Examples
 
     python -m asnumpy.check                       # cpu:0 and every cuda device
     python -m asnumpy.check --device cuda:0 --bench --save
+    python -m asnumpy.check --device npu:0 --bench  # CANN version, SoC, smoke test, timings
     python -m asnumpy.check --calibrate           # measure the cpu choices again
 """
 
@@ -147,14 +148,19 @@ def _headline(scale):
     )
 
 
-def _median_ms(function, repeat) -> float:
-    function()                                  # warm-up: compilation, first touch
+def _median_ms(function, repeat, warmup=1) -> float:
+    """Milliseconds of ``function()``: after ``warmup`` calls (compilation, first touch),
+    the mean of the fastest 90% of ``repeat`` timed calls (the slowest tenth, the
+    machine's hiccups, left out; all of them when there are fewer than ten)."""
+    for _ in range(warmup):
+        function()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         function()
         times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    times.sort()
+    return statistics.fmean(times[:max(1, (len(times) * 9) // 10)]) * 1e3
 
 
 def bench_device(device, scale=1.0, repeat=5) -> list[tuple[str, float, float]]:
@@ -202,6 +208,10 @@ def describe_device(device) -> list[str]:
     if device.kind == "cpu":
         return [f"{device}: host memory, {ap.runtime.cpu_threads()} cpu threads, "
                 f"{platform.processor() or platform.machine()}"]
+    describe = getattr(device.backend, "describe", None)
+    if describe is not None:               # npu: CANN's runtime names the SoC and versions
+        line, versions = describe(device.index)
+        return [f"{device}: {line}", "  " + ", ".join(f"{k} {v}" for k, v in versions.items())]
     driver = device.backend.driver
     line = (f"{device}: {driver.name(device.index)} ({driver.arch(device.index)}), "
             f"{driver.total_memory(device.index) / 2**30:.2f} GiB")
@@ -257,6 +267,8 @@ def _slug(device) -> str:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
             os.cpu_count()
         model = f"{cores}core"
+    elif hasattr(device.backend, "describe"):
+        model = device.backend.describe(device.index)[0].split(",")[0]
     else:
         model = device.backend.driver.name(device.index)
     return re.sub(r"[^a-z0-9]+", "-", f"{device.kind}{device.index}-{model}".lower()).strip("-")

@@ -106,7 +106,7 @@ def test_reduction(xp, name, axis, keepdims, view, dtype):
 @close_to_numpy(accept_error=TypeError)   # nanmean & co. refuse integer dtypes for floats
 def test_dtype_argument(xp, name, dtype, input_dtype):
     a = random_array((4, 6), input_dtype, xp, near_one=name in PRODUCTS)
-    on_cuda = asnumpy.get_device().kind == "cuda"
+    on_cuda = asnumpy.get_device().kind in ("cuda", "npu")
     if on_cuda and numpy.dtype(dtype).kind == "u" and a.dtype.kind in "fc":
         # Negative or huge floats cast to an unsigned type are undefined (C leaves them so;
         # NumPy's contiguous, strided and scalar casts of 3.2e16 to uint32 give 0, 2563768320
@@ -261,7 +261,7 @@ def test_nan_and_inf(xp, name, axis, dtype):
     host[:, 0] = 1.5                       # every slice keeps a non-NaN value
     host[0, :] = 2.5
     result = quiet(getattr(xp, name), xp.asarray(host)[::-1], axis=axis)
-    if asnumpy.get_device().kind == "cuda" and getattr(result, "dtype", None) == dtype \
+    if asnumpy.get_device().kind in ("cuda", "npu") and getattr(result, "dtype", None) == dtype \
             and result.dtype.kind == "c":
         # assert_allclose compares a complex infinity exactly, its finite part included,
         # and a device sums in another order than NumPy's pairwise loop: the parts are
@@ -566,7 +566,7 @@ def test_float32_sums_are_accurate(rng, name):
     ours = float(getattr(asnumpy, name)(asnumpy.asarray(host)).item())
     numpys = float(getattr(numpy, name)(host))
     slack = 4 * numpy.finfo(F4).eps * abs(exact)
-    if asnumpy.get_device().kind == "cuda":
+    if asnumpy.get_device().kind in ("cuda", "npu"):
         # a device sums runs of elements in sequence, then combines them in a tree: its
         # rounding error is bounded by eps * sum(|x|) times a small factor, not by NumPy's
         # pairwise error (a float32 running sum of 10**6 values is ~1000 times worse)

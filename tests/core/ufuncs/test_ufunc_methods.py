@@ -91,7 +91,7 @@ AXES = [None, 0, 1, -1, (0, 2), (2, 0), (), (0, 1, 2)]
 @close_to_numpy()
 def test_reduce_every_binary_ufunc(xp, name, dtype):
     ufunc = getattr(xp, name) if xp is not numpy else ufunc_following_the_standard(name)
-    on_cuda = asnumpy.get_device().kind == "cuda"
+    on_cuda = asnumpy.get_device().kind in ("cuda", "npu")
     if on_cuda and name == "add":
         # a device sums in another order than NumPy (and float16 in float32, where NumPy's
         # strided loops round every step): domain-touring data (huge values of both signs,
@@ -131,7 +131,7 @@ def test_reduce_empty_and_0d(xp, shape, name):
 @close_to_numpy()
 def test_reduce_dtype_out_initial_where(xp, dtype):
     a = xp.asarray(data((4, 6), dtype))
-    if asnumpy.get_device().kind == "cuda" and a.dtype.kind in "fc":
+    if asnumpy.get_device().kind in ("cuda", "npu") and a.dtype.kind in "fc":
         # a device sums in a tree, NumPy in sequence: multiples of 1/4 sum exactly in any
         # order (beside an infinite real part the imaginary part is compared exactly)
         a = xp.round(a * 4) / 4
@@ -148,7 +148,7 @@ def test_reduce_dtype_out_initial_where(xp, dtype):
     results.append(attempt(xp.minimum.reduce, a, axis=None, initial=-3))
     results.append(attempt(xp.add.reduce, a, axis=1, where=mask))
     finite = a
-    if asnumpy.get_device().kind == "cuda" and a.dtype.kind in "fc":
+    if asnumpy.get_device().kind in ("cuda", "npu") and a.dtype.kind in "fc":
         # NumPy multiplies in sequence, a device in a tree: with infinities (inf * 0 makes
         # inf+nanj or nan+nanj by grouping), overflow or subnormal partial products the
         # grouping decides the result, so factors in [1/8, 8] keep every grouping close
