@@ -94,7 +94,7 @@ def __getattr__(name):
     if name == "fuse":
         return _import_module("asnumpy.extension.fusion").fuse
     if name in ("jit", "lazy"):
-        return getattr(_import_module("asnumpy.extension.jit"), name)
+        return getattr(_import_module("asnumpy.extension._jit"), name)
     raise AttributeError(f"module 'asnumpy' has no attribute {name!r}")
 
 

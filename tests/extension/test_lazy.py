@@ -10,7 +10,7 @@ import asnumpy as ap
 from asnumpy import testing
 from asnumpy.backends.cpu.compiler import compiler_command
 from asnumpy.extension import CompilerNotFoundError, fusion
-from asnumpy.extension.jit._lazy import DeferredBuffer
+from asnumpy.extension._jit._lazy import DeferredBuffer
 
 try:
     compiler_command()

@@ -33,8 +33,8 @@ _LAZY = {
     "RawModule": "._raw",
     # kernel fusion and PyTorch custom operators (the fusion engineer's modules)
     "fuse": ".fusion",
-    "jit": ".jit",
-    "lazy": ".jit",
+    "jit": "._jit",
+    "lazy": "._jit",
     "torch_op": ".torch_ops",
 }
 __all__ += ["fuse", "jit", "lazy", "torch_op"]
