@@ -124,10 +124,15 @@ def test_runtime_facts(npu):
     info = npu.backend.info()
     assert info["soc"] and info["acl_version"].count(".") == 2
     assert npu.memory_pool.total_bytes() >= 0 and npu.backend.device_count() >= 1
+    from asnumpy.runtime._state import thread_state
+
     ap.init()
+    selected = thread_state().selected
     ap.set_device("npu:0")
     try:
         assert ap.get_device() == npu
         ap.reset_device(npu)
     finally:
-        ap.set_device("cpu:0")
+        # the thread's selection as it was: set_device("cpu:0") here left later tests of a
+        # cuda:0 session on cpu
+        thread_state().selected = selected
