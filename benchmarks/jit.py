@@ -346,16 +346,20 @@ def small_case(say, device, quick):
     rng = np.random.default_rng(1)
     host = [rng.random(100), rng.random(100)]
     arrays = [ap.asarray(h, device=device) for h in host]
-    reference, eager, jitted = small20(np), small20(ap), ap.jit(small20(ap))
+    reference, eager = small20(np), small20(ap)
+    jitted, fused = ap.jit(small20(ap)), ap.fuse(small20(ap))
     for _ in range(WARMUPS):
         _check("small (jit)", jitted(*arrays), reference(*host), 1e-12)
+        _check("small (fuse)", fused(*arrays), reference(*host), 1e-12)
     calls, repeats = (2000, 5) if quick else (20000, 9)
     times = [per_call_us(lambda: reference(*host), calls, repeats),
              per_call_us(lambda: eager(*arrays), calls, repeats),
-             per_call_us(lambda: jitted(*arrays), calls, repeats)]
+             per_call_us(lambda: jitted(*arrays), calls, repeats),
+             per_call_us(lambda: fused(*arrays), calls, repeats)]
     say("20 ops on 100 f64 (per call)   (target: jit <= 0.5x NumPy's time)")
     say(f"  NumPy {times[0]:.2f} us  eager {times[1]:.2f} us ({times[1] / times[0]:.2f}x NumPy's "
-        f"time)  jit {times[2]:.2f} us ({times[2] / times[0]:.2f}x NumPy's time)")
+        f"time)  jit {times[2]:.2f} us ({times[2] / times[0]:.2f}x NumPy's time)  "
+        f"fuse {times[3]:.2f} us ({times[3] / times[0]:.2f}x NumPy's time)")
     say(f"  jit: {_runs(jitted)}")
 
 

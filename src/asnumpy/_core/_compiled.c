@@ -20,6 +20,11 @@
  *   ArrayFields - the storage of ndarray's fields (its base class).
  *   NumpyCall - a function's small plain call (sort, argmax, mean, where, matmul) made
  *               by NumPy on the views.
+ *   LaidOutKernel - a small fused cpu kernel laid out once (fusion/_run.py,
+ *               SmallLaunch): fresh outputs, the views' data pointers and the
+ *               scalars written into its value tables, its entries called.
+ *   CheckedCall - a LaidOutKernel behind a check of the arguments' signature
+ *               (Fusion.direct: asnumpy.fuse's and asnumpy.jit's repeated calls).
  *
  * ndarray is a Python class over ArrayFields (or, without this module, over a
  * class with the same __slots__): configure() reads the offsets of its fields
@@ -2042,6 +2047,486 @@ inherit_vectorcall(PyObject *module, PyObject *type_object)
     Py_RETURN_NONE;
 }
 
+/* ---- LaidOutKernel, CheckedCall: a small fused cpu kernel laid out once ----- */
+
+/* The entry of a cpu program (backends/cpu/programs.py): its value table, the block
+ * range it runs, and the launch dimensions. */
+typedef int (*host_entry)(void **table, long long begin, long long end, unsigned *dims);
+
+#define LAID_MAX_VALUES 64      /* pointers and scalars of one laid-out kernel */
+
+typedef struct {                /* an array the kernel reads or writes */
+    Py_ssize_t position;        /* an input: its argument; -1: made by each run */
+    PyObject *shape;            /* a made array's shape (a tuple; the result's) */
+    PyArray_Descr *descr;       /* and its dtype */
+    int ndim;
+    npy_intp dims[NPY_MAXDIMS];
+} LaidArray;
+
+typedef struct {
+    void *entry, *table, *storage, *dims;
+    long long blocks;
+} LaidLaunch;
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *spec;             /* the constructor's arguments (keeps the borrowed parts) */
+    PyObject *device, *failure;
+    Py_ssize_t narrays, nviews, nlaunches, noutputs;
+    LaidArray *arrays;          /* the operands, then the partials of a chunked reduction */
+    LaidLaunch *launches;
+    Py_ssize_t *outputs;        /* >= 0: operand k's array; < 0: argument -1 - k */
+} LaidOutKernel;
+
+static PyObject *str_view;
+
+/* One run: views, fresh outputs and partials, the pointers and ``scalars`` written into
+ * every launch's value table, the entries called, the outputs adopted.  The GIL stays
+ * held from the first write to the last entry's return (the tables are shared by every
+ * run), and the caller (fusion/_run.py) keeps this to work one thread runs and to a pool
+ * that does not account. */
+static PyObject *
+laid_run(LaidOutKernel *self, PyObject *const *args, Py_ssize_t nargs,
+         PyObject *const *scalars, Py_ssize_t nscalars)
+{
+    if (self->nviews + nscalars > LAID_MAX_VALUES) {
+        PyErr_SetString(PyExc_TypeError, "LaidOutKernel: too many scalars");
+        return NULL;
+    }
+    PyObject *views[LAID_MAX_VALUES] = {NULL};
+    PyObject *result = NULL;
+    for (Py_ssize_t j = 0; j < nscalars; j++) {
+        PyArray_Descr *descr;
+        if (!PyArray_IsScalar(scalars[j], Generic)
+                || (descr = PyArray_DescrFromScalar(scalars[j])) == NULL) {
+            PyErr_SetString(PyExc_TypeError, "LaidOutKernel: scalars must be NumPy scalars");
+            return NULL;
+        }
+        int fits = PyDataType_ELSIZE(descr) <= 16
+                   && (PyDataType_ISNUMBER(descr) || descr->type_num == NPY_BOOL);
+        Py_DECREF(descr);
+        if (!fits) {
+            PyErr_SetString(PyExc_TypeError,
+                            "LaidOutKernel: a scalar must be a number of at most 16 bytes");
+            return NULL;
+        }
+    }
+    PyObject *loops = AT(self->device, device_loops_offset);
+    for (Py_ssize_t k = 0; k < self->nviews; k++) {
+        LaidArray *a = &self->arrays[k];
+        if (a->position < 0) {
+            Py_INCREF(a->descr);
+            views[k] = PyArray_Empty(a->ndim, a->dims, a->descr, 0);
+        } else {
+            PyObject *arg = a->position < nargs ? args[a->position] : NULL;
+            if (arg == NULL || Py_TYPE(arg) != array_type || FIELD(arg, F_NATIVE) == NULL) {
+                PyErr_SetString(PyExc_TypeError, "LaidOutKernel: an input is no asnumpy array");
+                goto done;
+            }
+            PyObject *native = FIELD(arg, F_NATIVE);
+            if (PyArray_Check(native))
+                Py_INCREF(native);
+            else if (loops == NULL || loops == Py_None)
+                native = NULL, PyErr_SetString(PyExc_TypeError, "LaidOutKernel: no host view");
+            else if ((native = PyObject_CallMethodOneArg(loops, str_view, arg)) != NULL
+                     && !PyArray_Check(native)) {
+                Py_CLEAR(native);
+                PyErr_SetString(PyExc_TypeError, "LaidOutKernel: the host view is no array");
+            }
+            views[k] = native;
+        }
+        if (views[k] == NULL)
+            goto done;
+    }
+    for (Py_ssize_t n = 0; n < self->nlaunches; n++) {
+        LaidLaunch *launch = &self->launches[n];
+        char *storage = (char *)launch->storage;
+        for (Py_ssize_t k = 0; k < self->nviews; k++) {
+            void *data = PyArray_DATA((PyArrayObject *)views[k]);
+            memcpy(storage + 16 * k, &data, sizeof data);
+        }
+        for (Py_ssize_t j = 0; j < nscalars; j++)
+            PyArray_ScalarAsCtype(scalars[j], storage + 16 * (self->nviews + j));
+        if (((host_entry)launch->entry)((void **)launch->table, 0, launch->blocks,
+                                        (unsigned *)launch->dims)) {
+            PyErr_SetObject(PyExc_MemoryError, self->failure);
+            goto done;
+        }
+    }
+    /* the outputs become asnumpy arrays, each once however often it is returned */
+    PyObject *made[LAID_MAX_VALUES] = {NULL};
+    result = PyTuple_New(self->noutputs);
+    for (Py_ssize_t i = 0; result && i < self->noutputs; i++) {
+        Py_ssize_t k = self->outputs[i];
+        PyObject *item;
+        if (k < 0) {
+            item = args[-1 - k];
+            Py_INCREF(item);
+        } else {
+            if (made[k] == NULL) {
+                made[k] = adopt(views[k], self->arrays[k].shape, self->device, NULL);
+                views[k] = NULL;                     /* stolen */
+                if (made[k] == NULL) {
+                    Py_CLEAR(result);
+                    break;
+                }
+            }
+            item = made[k];
+            Py_INCREF(item);
+        }
+        PyTuple_SET_ITEM(result, i, item);
+    }
+    for (Py_ssize_t k = 0; k < self->narrays; k++)
+        Py_XDECREF(made[k]);
+done:
+    for (Py_ssize_t k = 0; k < self->nviews; k++)
+        Py_XDECREF(views[k]);
+    return result;
+}
+
+/* kernel(args: tuple, scalars: list) -> tuple of results (no checks of the arguments'
+ * layout: fusion/_run.py calls it for the schedule the fusion looked up) */
+static PyObject *
+laid_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (kwnames || PyVectorcall_NARGS(nargsf) != 2 || !PyTuple_Check(args[0])
+            || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "LaidOutKernel(args: tuple, scalars: list)");
+        return NULL;
+    }
+    return laid_run((LaidOutKernel *)op, &PyTuple_GET_ITEM(args[0], 0),
+                    PyTuple_GET_SIZE(args[0]), &PyList_GET_ITEM(args[1], 0),
+                    PyList_GET_SIZE(args[1]));
+}
+
+static PyObject *
+laid_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"launches", "operands", "partials", "outputs", "device",
+                               "failure", NULL};
+    PyObject *launches, *operands, *partials, *outputs, *device, *failure;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!O!O!O!O!U:LaidOutKernel", keywords,
+                                     &PyTuple_Type, &launches, &PyTuple_Type, &operands,
+                                     &PyTuple_Type, &partials, &PyTuple_Type, &outputs,
+                                     device_type, &device, &failure))
+        return NULL;
+    Py_ssize_t noperands = PyTuple_GET_SIZE(operands);
+    Py_ssize_t nviews = noperands + PyTuple_GET_SIZE(partials);
+    if (nviews > LAID_MAX_VALUES) {
+        PyErr_SetString(PyExc_ValueError, "LaidOutKernel: too many arrays");
+        return NULL;
+    }
+    LaidOutKernel *self = (LaidOutKernel *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = laid_vectorcall;
+    if ((self->spec = PyTuple_Pack(6, launches, operands, partials, outputs, device,
+                                   failure)) == NULL)
+        goto fail;
+    Py_INCREF(device); self->device = device;
+    Py_INCREF(failure); self->failure = failure;
+    self->nviews = self->narrays = nviews;
+    self->nlaunches = PyTuple_GET_SIZE(launches);
+    self->noutputs = PyTuple_GET_SIZE(outputs);
+    self->arrays = PyMem_Calloc(nviews ? nviews : 1, sizeof(LaidArray));
+    self->launches = PyMem_Calloc(self->nlaunches ? self->nlaunches : 1, sizeof(LaidLaunch));
+    self->outputs = PyMem_Calloc(self->noutputs ? self->noutputs : 1, sizeof(Py_ssize_t));
+    if (!self->arrays || !self->launches || !self->outputs) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* an operand: an input's argument position (int), or a made array's (shape, dtype) */
+    for (Py_ssize_t k = 0; k < nviews; k++) {
+        PyObject *item = k < noperands ? PyTuple_GET_ITEM(operands, k)
+                                       : PyTuple_GET_ITEM(partials, k - noperands);
+        LaidArray *a = &self->arrays[k];
+        if (PyLong_Check(item) && k < noperands) {
+            if ((a->position = PyLong_AsSsize_t(item)) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "LaidOutKernel: a negative position");
+                goto fail;
+            }
+            continue;
+        }
+        PyObject *shape, *dtype;
+        if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "O!O!", &PyTuple_Type, &shape,
+                                                      &PyArrayDescr_Type, &dtype)
+                || PyTuple_GET_SIZE(shape) > NPY_MAXDIMS) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError,
+                            "LaidOutKernel: an operand is a position or (shape, dtype)");
+            goto fail;
+        }
+        a->position = -1;
+        a->shape = shape;
+        a->descr = (PyArray_Descr *)dtype;
+        a->ndim = (int)PyTuple_GET_SIZE(shape);
+        for (int d = 0; d < a->ndim; d++)
+            if ((a->dims[d] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, d))) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "LaidOutKernel: a negative extent");
+                goto fail;
+            }
+    }
+    /* a launch: the addresses (entry, table, storage, blocks, dims) of a LaidOutLaunch */
+    for (Py_ssize_t n = 0; n < self->nlaunches; n++) {
+        PyObject *item = PyTuple_GET_ITEM(launches, n);
+        void *fields[5];
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 5) {
+            PyErr_SetString(PyExc_TypeError, "LaidOutKernel: a launch is 5 addresses");
+            goto fail;
+        }
+        for (int f = 0; f < 5; f++) {
+            fields[f] = PyLong_AsVoidPtr(PyTuple_GET_ITEM(item, f));
+            if (fields[f] == NULL && (PyErr_Occurred() || f != 3)) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "LaidOutKernel: a null address");
+                goto fail;
+            }
+        }
+        self->launches[n] = (LaidLaunch){fields[0], fields[1], fields[2], fields[4],
+                                         (long long)(Py_ssize_t)fields[3]};
+    }
+    /* an output: ("slot", operand) or ("arg", position) */
+    for (Py_ssize_t i = 0; i < self->noutputs; i++) {
+        const char *kind;
+        Py_ssize_t k;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(outputs, i), "sn", &kind, &k))
+            goto fail;
+        int slot = strcmp(kind, "slot") == 0;
+        if ((!slot && strcmp(kind, "arg") != 0) || k < 0
+                || (slot && (k >= noperands || self->arrays[k].position >= 0))) {
+            PyErr_SetString(PyExc_ValueError, "LaidOutKernel: an output is a made operand "
+                                              "(\"slot\", k) or an argument (\"arg\", k)");
+            goto fail;
+        }
+        self->outputs[i] = slot ? k : -1 - k;
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static int
+laid_traverse(LaidOutKernel *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->spec);
+    Py_VISIT(self->device);
+    Py_VISIT(self->failure);
+    return 0;
+}
+
+static int
+laid_clear(LaidOutKernel *self)
+{
+    Py_CLEAR(self->spec);
+    Py_CLEAR(self->device);
+    Py_CLEAR(self->failure);
+    return 0;
+}
+
+static void
+laid_dealloc(PyObject *op)
+{
+    LaidOutKernel *self = (LaidOutKernel *)op;
+    PyObject_GC_UnTrack(op);
+    laid_clear(self);
+    PyMem_Free(self->arrays);
+    PyMem_Free(self->launches);
+    PyMem_Free(self->outputs);
+    Py_TYPE(op)->tp_free(op);
+}
+
+static PyTypeObject LaidOutKernel_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "asnumpy._core._compiled.LaidOutKernel",
+    .tp_basicsize = sizeof(LaidOutKernel),
+    .tp_dealloc = laid_dealloc,
+    .tp_vectorcall_offset = offsetof(LaidOutKernel, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "kernel(args, scalars): a small fused cpu kernel laid out once "
+              "(asnumpy.extension.fusion._run.SmallLaunch).",
+    .tp_traverse = (traverseproc)laid_traverse,
+    .tp_clear = (inquiry)laid_clear,
+    .tp_new = laid_new,
+};
+
+/* CheckedCall(kernel, fallback, gate, device, kinds, checks, scalars, is_tuple):
+ * call(*args) runs ``kernel`` when the arguments have the types ``kinds``, the arrays
+ * the (position, dtype, shape, strides) of ``checks`` on ``device``, the lean gate is
+ * down and the pool does not account; any other call is ``fallback(*args)``.  A scalar
+ * is a constant NumPy scalar or (position, convert): convert(args[position]), whose
+ * error sends the call to ``fallback`` too (the fusion gives NumPy's answer). */
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *kernel, *fallback, *gate, *device, *kinds, *checks, *scalars;
+    int is_tuple;
+} CheckedCall;
+
+static PyObject *
+checked_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    CheckedCall *self = (CheckedCall *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *gate = PyList_GET_SIZE(self->gate) ? PyList_GET_ITEM(self->gate, 0) : NULL;
+    if (kwnames || gate != zero || nargs != PyTuple_GET_SIZE(self->kinds))
+        goto fallback;
+    for (Py_ssize_t k = 0; k < nargs; k++)
+        if ((PyObject *)Py_TYPE(args[k]) != PyTuple_GET_ITEM(self->kinds, k))
+            goto fallback;
+    for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(self->checks); c++) {
+        PyObject *check = PyTuple_GET_ITEM(self->checks, c);
+        PyObject *array = args[PyLong_AsSsize_t(PyTuple_GET_ITEM(check, 0))];
+        PyObject *shape = FIELD(array, F_SHAPE), *strides = FIELD(array, F_STRIDES);
+        if (FIELD(array, F_DTYPE) != PyTuple_GET_ITEM(check, 1)
+                || FIELD(array, F_DEVICE) != self->device || shape == NULL || strides == NULL
+                || !same_shape(shape, PyTuple_GET_ITEM(check, 2))
+                || !same_shape(strides, PyTuple_GET_ITEM(check, 3)))
+            goto fallback;
+    }
+    int accounts = pool_accounts(self->device);
+    if (accounts)
+        return accounts < 0 ? NULL : PyObject_Vectorcall(self->fallback, args, nargsf, NULL);
+    Py_ssize_t nscalars = PyTuple_GET_SIZE(self->scalars);
+    if (nscalars > LAID_MAX_VALUES)
+        goto fallback;
+    PyObject *values[LAID_MAX_VALUES] = {NULL};
+    for (Py_ssize_t j = 0; j < nscalars; j++) {
+        PyObject *scalar = PyTuple_GET_ITEM(self->scalars, j);
+        if (PyTuple_Check(scalar)) {
+            PyObject *value = args[PyLong_AsSsize_t(PyTuple_GET_ITEM(scalar, 0))];
+            values[j] = PyObject_CallOneArg(PyTuple_GET_ITEM(scalar, 1), value);
+            if (values[j] == NULL) {
+                PyErr_Clear();
+                for (Py_ssize_t i = 0; i < j; i++)
+                    Py_DECREF(values[i]);
+                goto fallback;
+            }
+        } else {
+            Py_INCREF(scalar);
+            values[j] = scalar;
+        }
+    }
+    PyObject *results = laid_run((LaidOutKernel *)self->kernel, args, nargs, values, nscalars);
+    for (Py_ssize_t j = 0; j < nscalars; j++)
+        Py_DECREF(values[j]);
+    if (results == NULL || self->is_tuple)
+        return results;
+    PyObject *first = PyTuple_GET_ITEM(results, 0);
+    Py_INCREF(first);
+    Py_DECREF(results);
+    return first;
+fallback:
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+static PyObject *
+checked_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kernel", "fallback", "gate", "device", "kinds", "checks",
+                               "scalars", "is_tuple", NULL};
+    PyObject *kernel, *fallback, *gate, *device, *kinds, *checks, *scalars;
+    int is_tuple;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!OO!O!O!O!O!p:CheckedCall", keywords,
+                                     &LaidOutKernel_Type, &kernel, &fallback, &PyList_Type,
+                                     &gate, device_type, &device, &PyTuple_Type, &kinds,
+                                     &PyTuple_Type, &checks, &PyTuple_Type, &scalars,
+                                     &is_tuple))
+        return NULL;
+    Py_ssize_t nargs = PyTuple_GET_SIZE(kinds);
+    for (Py_ssize_t c = 0; c < PyTuple_GET_SIZE(checks); c++) {
+        PyObject *check = PyTuple_GET_ITEM(checks, c);
+        Py_ssize_t k = PyTuple_Check(check) && PyTuple_GET_SIZE(check) == 4
+                       && PyLong_Check(PyTuple_GET_ITEM(check, 0))
+                       ? PyLong_AsSsize_t(PyTuple_GET_ITEM(check, 0)) : -1;
+        if (k < 0 || k >= nargs || PyTuple_GET_ITEM(kinds, k) != (PyObject *)array_type) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "CheckedCall: a check is (position of an "
+                                              "array argument, dtype, shape, strides)");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(scalars); j++) {
+        PyObject *scalar = PyTuple_GET_ITEM(scalars, j);
+        if (!PyTuple_Check(scalar))
+            continue;
+        Py_ssize_t k = PyTuple_GET_SIZE(scalar) == 2 && PyLong_Check(PyTuple_GET_ITEM(scalar, 0))
+                       ? PyLong_AsSsize_t(PyTuple_GET_ITEM(scalar, 0)) : -1;
+        if (k < 0 || k >= nargs || !PyCallable_Check(PyTuple_GET_ITEM(scalar, 1))) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "CheckedCall: a scalar is a NumPy scalar or "
+                                              "(position, convert)");
+            return NULL;
+        }
+    }
+    CheckedCall *self = (CheckedCall *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = checked_vectorcall;
+    Py_INCREF(kernel); self->kernel = kernel;
+    Py_INCREF(fallback); self->fallback = fallback;
+    Py_INCREF(gate); self->gate = gate;
+    Py_INCREF(device); self->device = device;
+    Py_INCREF(kinds); self->kinds = kinds;
+    Py_INCREF(checks); self->checks = checks;
+    Py_INCREF(scalars); self->scalars = scalars;
+    self->is_tuple = is_tuple;
+    return (PyObject *)self;
+}
+
+static int
+checked_traverse(CheckedCall *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->kernel);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->gate);
+    Py_VISIT(self->device);
+    Py_VISIT(self->kinds);
+    Py_VISIT(self->checks);
+    Py_VISIT(self->scalars);
+    return 0;
+}
+
+static int
+checked_clear(CheckedCall *self)
+{
+    Py_CLEAR(self->kernel);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->gate);
+    Py_CLEAR(self->device);
+    Py_CLEAR(self->kinds);
+    Py_CLEAR(self->checks);
+    Py_CLEAR(self->scalars);
+    return 0;
+}
+
+static PyMemberDef checked_members[] = {
+    {"kernel", T_OBJECT, offsetof(CheckedCall, kernel), READONLY, "The LaidOutKernel run."},
+    {"fallback", T_OBJECT, offsetof(CheckedCall, fallback), READONLY,
+     "What any other call is."},
+    {NULL},
+};
+
+static PyTypeObject CheckedCall_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "asnumpy._core._compiled.CheckedCall",
+    .tp_basicsize = sizeof(CheckedCall),
+    .tp_dealloc = generic_dealloc,
+    .tp_vectorcall_offset = offsetof(CheckedCall, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "call(*args): a laid-out kernel behind a check of the arguments' signature; "
+              "any other call goes to the fallback.",
+    .tp_traverse = (traverseproc)checked_traverse,
+    .tp_clear = (inquiry)checked_clear,
+    .tp_members = checked_members,
+    .tp_new = checked_new,
+};
+
 static PyMethodDef module_methods[] = {
     {"inherit_vectorcall", inherit_vectorcall, METH_O,
      "inherit_vectorcall(cls): cls, a direct subclass of UfuncBase or PlanBase that defines "
@@ -2069,6 +2554,7 @@ PyInit__compiled(void)
     INTERN(str_standard_values, "STANDARD_VALUES");
     INTERN(str_realize, "_realize");
     INTERN(str_accounting, "accounting");
+    INTERN(str_view, "view");
     INTERN(str_call_general, "_call_general");
     INTERN(str_call_python, "_call_python");
     INTERN(str_single_call_limits, "SINGLE_CALL_LIMITS");
@@ -2078,7 +2564,7 @@ PyInit__compiled(void)
         return NULL;
     PyTypeObject *types[] = {&Lane_Type, &Shortcut_Type, &UfuncBase_Type, &GetItem_Type,
                              &Field_Type, &Held_Type, &PlanBase_Type, &ArrayFields_Type,
-                             &NumpyCall_Type};
+                             &NumpyCall_Type, &LaidOutKernel_Type, &CheckedCall_Type};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
         if (PyType_Ready(types[i]) < 0)
             return NULL;
@@ -2088,7 +2574,8 @@ PyInit__compiled(void)
     if (module == NULL)
         return NULL;
     const char *names[] = {"Lane", "Shortcut", "UfuncBase", "GetItem", "Field", "Held",
-                           "PlanBase", "ArrayFields", "NumpyCall"};
+                           "PlanBase", "ArrayFields", "NumpyCall", "LaidOutKernel",
+                           "CheckedCall"};
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         Py_INCREF(types[i]);
         if (PyModule_AddObject(module, names[i], (PyObject *)types[i]) < 0) {
@@ -2104,7 +2591,8 @@ PyInit__compiled(void)
         PyModule_AddIntConstant(module, "REDUCE", K_REDUCE) < 0 ||
         PyModule_AddIntConstant(module, "PLAIN", FORM_PLAIN) < 0 ||
         PyModule_AddIntConstant(module, "REFLECTED", FORM_REFLECTED) < 0 ||
-        PyModule_AddIntConstant(module, "INPLACE", FORM_INPLACE) < 0) {
+        PyModule_AddIntConstant(module, "INPLACE", FORM_INPLACE) < 0 ||
+        PyModule_AddIntConstant(module, "LAID_MAX_VALUES", LAID_MAX_VALUES) < 0) {
         Py_DECREF(module);
         return NULL;
     }

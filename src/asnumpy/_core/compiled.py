@@ -26,10 +26,10 @@ from ..runtime._state import lean_gate
 from ..runtime.device import Device
 from ..runtime.memory import accounting_pools
 
-__all__ = ["ArrayFields", "BINARY", "BINARY_OUT", "COMPILED_BASES", "INPLACE", "PLAIN",
-           "PlanBase", "REDUCE", "REFLECTED", "UNARY", "UNARY_OUT", "UfuncBase", "configure",
-           "held_call", "keep_compiled_call", "lane", "numpy_call", "path", "python_members",
-           "shortcut"]
+__all__ = ["ArrayFields", "BINARY", "BINARY_OUT", "COMPILED_BASES", "CheckedCall", "INPLACE",
+           "LAID_MAX_VALUES", "LaidOutKernel", "PLAIN", "PlanBase", "REDUCE", "REFLECTED",
+           "UNARY", "UNARY_OUT", "UfuncBase", "configure", "held_call", "keep_compiled_call",
+           "lane", "numpy_call", "path", "python_members", "shortcut"]
 
 # a lane's kind (what it computes) and form (how an operator's arguments map onto it)
 BINARY, BINARY_OUT, UNARY, UNARY_OUT, REDUCE = range(5)
@@ -65,6 +65,14 @@ ArrayFields = _SlottedFields if _compiled is None else _compiled.ArrayFields
 # the held call first; ``object`` on the Python path (the classes then call in Python)
 UfuncBase = object if _compiled is None else _compiled.UfuncBase
 PlanBase = object if _compiled is None else _compiled.PlanBase
+
+# LaidOutKernel: a small fused cpu kernel laid out once, and CheckedCall: one behind a
+# check of its arguments' signature (extension/fusion/_run.py, SmallLaunch); None on the
+# Python path, whose fused launches all take the general path (the same kernel: the same
+# results).  LAID_MAX_VALUES: the most pointers and scalars one laid-out kernel takes.
+LaidOutKernel = None if _compiled is None else _compiled.LaidOutKernel
+CheckedCall = None if _compiled is None else _compiled.CheckedCall
+LAID_MAX_VALUES = 0 if _compiled is None else _compiled.LAID_MAX_VALUES
 
 
 def path() -> str:

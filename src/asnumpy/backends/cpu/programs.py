@@ -19,7 +19,7 @@ from ...ops.cxx.functions import op_table_forms
 from ...ops.cxx.targets import HostTarget
 from . import compiler, parallel
 
-__all__ = ["MIN_PIECE", "TARGET", "CpuProgram", "compile_program", "pieces"]
+__all__ = ["MIN_PIECE", "TARGET", "CpuProgram", "LaidOutLaunch", "compile_program", "pieces"]
 
 MIN_PIECE = 1 << 15          # elements (or threads of blocks) below which one thread runs all
 PIECES_PER_THREAD = 4        # pieces of a launch per thread (load balance)
@@ -127,6 +127,14 @@ class CpuProgram:
             parallel.run(piece, parts)
         del storage
 
+    def lay_out(self, entry: str, grid, block, values, *, work: int):
+        """A :class:`LaidOutLaunch` of ``entry`` over ``values`` (as :meth:`launch` takes
+        them), or None when ``work`` is at or over :data:`MIN_PIECE` (a launch the pool may
+        cut into pieces: those take :meth:`launch`)."""
+        if work >= MIN_PIECE:
+            return None
+        return LaidOutLaunch(self._entry(entry), _dims(grid), _dims(block), values)
+
     def signature(self, entry: str):
         """``[(size, kind), ...]`` of the parameters of kernel ``entry``, or None.
 
@@ -144,3 +152,23 @@ class CpuProgram:
                 found = [(int(sizes[k]), kinds.raw[k:k + 1].decode()) for k in range(n)]
             self._signatures[entry] = found
         return self._signatures[entry]
+
+
+class LaidOutLaunch:
+    """One launch of an entry laid out once, for a caller that runs it on its own thread
+    again and again (a small fused kernel: extension/fusion/_run.py, SmallLaunch).
+
+    The value table is :meth:`CpuProgram.launch`'s own (``_table``: value k in the
+    16-byte slot k of one buffer); the caller rewrites the leading slots (its pointers
+    and scalars) at each run and calls the entry with :attr:`addresses`:
+    ``(entry, table, storage, blocks, dims)``, one launch of an
+    ``asnumpy._core.compiled.LaidOutKernel``.
+    """
+
+    def __init__(self, function, grid, block, values):
+        self._table, self._storage = _table(values)
+        self._dims = (ctypes.c_uint * 7)(*grid, *block, 0)
+        self._function = function
+        self.addresses = (ctypes.cast(function, ctypes.c_void_p).value,
+                          ctypes.addressof(self._table), ctypes.addressof(self._storage),
+                          math.prod(grid), ctypes.addressof(self._dims))

@@ -120,6 +120,7 @@ class _Region:
         self.fusion = Fusion(region, kernel_name=name, max_signatures=_REGION_SIGNATURES,
                              quiet=True)
         self.choice = None          # "fused" / "op by op" once the fusion's choice is made
+        self.direct = None          # the fusion's direct call of a small kernel, once fused
 
     def __call__(self, *inputs):
         """The region while its fusion decides (the replay calls the fusion, or the
@@ -128,6 +129,8 @@ class _Region:
         choice = _choice(self.fusion)
         if choice is not None:
             self.choice = choice
+            if choice == "fused":
+                self.direct = self.fusion.direct(*inputs)
             self.program.rebuild()
         return results
 
@@ -137,7 +140,7 @@ class _Region:
             for step in self.steps:
                 source.call(step)
             return
-        callee = source.constant(self.fusion if self.choice == "fused" else self)
+        callee = source.constant(self if self.choice != "fused" else self.direct or self.fusion)
         inputs = ", ".join(source.expression(SlotRef(slot)) for slot in self.inputs)
         targets = "".join(f"v{slot}, " for slot in self.outputs)
         source.lines.append(f"    ({targets}) = {callee}({inputs})  # fused region")

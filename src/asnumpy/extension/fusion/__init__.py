@@ -62,6 +62,8 @@ import numpy as np
 from ..._core.ndarray import ndarray
 from ..._errors import user_stacklevel
 from ...runtime.stream import get_current_stream
+from ._run import _program, launch, scalar_values
+from ._stages import Plan
 
 __all__ = ["Fusion", "FusionFallbackWarning", "RecompilationWarning", "fuse"]
 
@@ -138,6 +140,7 @@ class Fusion:
         self._schedules = {}       # call key -> _Fused, or _Unfused (why it runs op by op)
         self._warned = set()
         self._quiet = quiet            # no FusionFallbackWarning (asnumpy.jit's regions)
+        self._direct = None            # the last fused signature's direct call (see direct)
 
     def __repr__(self):
         return f"<asnumpy.fuse {self.kernel_name}>"
@@ -146,6 +149,7 @@ class Fusion:
         """Forget the traces and schedules (the compiled code stays in the toolchain's cache)."""
         self._traces.clear()
         self._schedules.clear()
+        self._direct = None
 
     def explain(self) -> str:
         """How each input signature met so far runs, and why.
@@ -163,6 +167,14 @@ class Fusion:
         return "\n".join(lines)
 
     def __call__(self, *args, **kwargs):
+        direct = self._direct
+        if direct is not None and not kwargs:
+            # the last fused signature's laid-out kernel; its check sends any other call
+            # to _call
+            return direct(*args)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, **kwargs):
         signature = None if kwargs else _call_signature(args)
         if signature is None:
             return self._func(*args, **kwargs)
@@ -181,9 +193,6 @@ class Fusion:
     def _launch(self, entry, args, device):
         """The fused kernel(s) of ``entry`` on ``args``."""
         schedule, is_tuple = entry.schedule, entry.is_tuple
-        from ._run import launch, scalar_values
-        from ._stages import Plan
-
         staged = type(schedule) is Plan
         try:
             scalars = schedule.scalar_values(args) if staged else scalar_values(schedule, args)
@@ -191,7 +200,39 @@ class Fusion:
             return self._func(*args)       # NumPy's answer (or error) for such a scalar
         results = (schedule.launch(args, device, scalars) if staged
                    else launch(schedule, args, device, scalars))
+        if not entry.measuring:
+            direct = self._checked(entry, args, device)
+            if direct is not None:
+                self._direct = direct
         return results if is_tuple else results[0]
+
+    def _checked(self, entry, args, device):
+        """``entry``'s direct call (see :meth:`direct`), made once, or None."""
+        direct = entry.direct
+        if direct is None:
+            if entry.measuring:
+                return None
+            small = None if type(entry.schedule) is Plan else _program(entry.schedule, device)[3]
+            direct = entry.direct = (small.checked(self._call, args, entry.is_tuple) if small
+                                     else False)
+        return direct or None
+
+    def direct(self, *args):
+        """A callable running this fusion's kernel for calls with the signature of
+        ``args`` without looking the signature up: a small kernel laid out once
+        (``_run.SmallLaunch``) behind a check of the argument types and the arrays'
+        dtype objects, shapes, strides and device, any other call going through the
+        fusion as usual.  None unless that signature's choice is made and is one fused
+        kernel with such a launch (asnumpy.jit's replay calls it for a region that
+        chose fusion; the fusion's own calls take it for the last such signature)."""
+        signature = _call_signature(args)
+        if signature is None:
+            return None
+        device, _, call_key = signature
+        entry = self._schedules.get(call_key)
+        if type(entry) is not _Fused:
+            return None
+        return self._checked(entry, args, device)
 
     def _plan(self, args, device, trace_key, call_key):
         from ._schedule import Unfusable, build
@@ -273,6 +314,7 @@ class _Fused:
         self.schedule, self.is_tuple = schedule, is_tuple
         self.boundary = boundary            # why one kernel could not compute it all
         self.calls = 0
+        self.direct = None                  # Fusion._checked's call, once made
         self.fused_seconds = None
         self.measuring = bool(getattr(device.backend.cxx, "host", False)) and MEASURE[0]
 
