@@ -85,6 +85,22 @@ def test_elementwise_chain_is_one_fused_region(choice):
     assert ("measured" in text) if measures else ("one kernel" in text)
 
 
+@pytest.mark.parametrize("name", ["sin", "log", "tanh", "exp", "arctan2"])
+def test_one_transcendental_call_is_a_region_of_its_own(choice, name):
+    def program(xp, a, b):
+        c = xp.matmul(a, b)                     # a call on each side: a run of one step
+        d = getattr(xp, name)(*((c, c) if name == "arctan2" else (c,)))
+        return xp.matmul(d, b)
+
+    a, b = np.abs(_random((30, 30))) + 0.5, np.abs(_random((30, 30), seed=1)) * 0.1
+    jitted = _check(program, a, b, rtol=1e-12)
+    text = jitted.explain()
+    assert f"fused region of 1 op (asnumpy.{name})" in text
+    single = ap.jit(lambda x: ap.add(x, 1.0))
+    _calls(single, ap.asarray(a))
+    assert "region" not in single.explain()     # one cheap op: its own plan, no region
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64", "bool"])
 def test_integer_and_bool_results_are_exact(choice, dtype):
     def program(xp, a, b):

@@ -105,6 +105,49 @@ def test_views_escaping_the_block_and_dropped_intermediates():
     testing.assert_allclose(view.get(), np.sin(x.get()[10:20]) + 1.0, rtol=1e-15)
 
 
+REDUCTIONS = {
+    "sum": lambda xp, v: xp.sum(v),
+    "sum axis": lambda xp, v: xp.sum(v, axis=0),
+    "method sum": lambda xp, v: v.sum(axis=1, keepdims=True),
+    "prod": lambda xp, v: xp.prod(v * 0.01 + 1.0, axis=1),
+    "max": lambda xp, v: xp.max(v),
+    "min method": lambda xp, v: v.min(axis=0),
+    "mean": lambda xp, v: xp.mean(v),
+    "mean axis": lambda xp, v: xp.mean(v, axis=1),
+    "mean method keepdims": lambda xp, v: v.mean(axis=0, keepdims=True),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32"])
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_reduction_functions_and_methods_are_deferred(name, dtype):
+    reduction = REDUCTIONS[name]
+    host = _random((40, 30), dtype, seed=3)
+    x = ap.asarray(host)
+    with ap.lazy():
+        y = x * 2 + 1
+        got = reduction(ap, y)
+        assert _deferred(got) and _deferred(y)   # nothing ran: the reduction joined the graph
+        after = got * 2
+    want = reduction(np, host * 2 + 1)
+    assert got.dtype == want.dtype and got.shape == np.shape(want)
+    testing.assert_allclose(got.get(), want, rtol=1e-5 if dtype == "float32" else 1e-12)
+    testing.assert_allclose(after.get(), want * 2, rtol=1e-5 if dtype == "float32" else 1e-12)
+
+
+def test_a_mean_that_cannot_be_deferred_as_numpys_in_place_divide_runs_eagerly():
+    host = _random((6, 5), "complex128", seed=4)
+    x = ap.asarray(host)
+    with ap.lazy():
+        y = x * 2.0
+        got = ap.mean(y, axis=0)             # complex: the in-place divide, eagerly
+        assert not _deferred(y)
+        masked = ap.mean(y, where=ap.asarray(np.abs(host) > 0.5))
+    testing.assert_allclose(got.get(), np.mean(host * 2.0, axis=0), rtol=1e-13)
+    testing.assert_allclose(masked.get(), np.mean(host * 2.0, where=np.abs(host) > 0.5),
+                            rtol=1e-13)
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "int64", "float32", "complex128"])
 def test_every_dtype_as_eager(dtype):
     a, b = _random((9, 4), dtype), _random((9, 4), dtype, seed=1)

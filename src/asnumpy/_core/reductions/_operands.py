@@ -14,6 +14,7 @@ from numpy.exceptions import AxisError
 
 from ..._errors import user_stacklevel
 from .._layout import shape_text
+from .._tracing import LAZY_OPEN, lazy_recorder
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 
@@ -204,7 +205,19 @@ def divide_by_count(x, count, out=None):
     As NumPy does, the quotient is computed in the promoted type of ``x``
     and the count (an ``intp``), then cast back.
     """
+    if out is None and LAZY_OPEN[0] and lazy_recorder() is not None:
+        # in a lazy block the in-place divide (an out=) would run the pending graph: a
+        # new quotient instead, deferred, where it is NumPy's in-place one bit for bit (the
+        # count exact in x's type, the loop x's: float32 computed in float64 and rounded
+        # back is the correctly rounded float32 quotient)
+        exact = _EXACT_COUNTS.get(x.dtype.char)
+        if (exact is not None and type(x) is ndarray and isinstance(count, np.integer)
+                and 0 < count <= exact):
+            return UFUNCS["divide"](x, int(count))
     return UFUNCS["divide"](x, count, out=x if out is None else out, casting="unsafe")
+
+
+_EXACT_COUNTS = {"d": 1 << 53, "f": 1 << 24}     # the largest count exact in the type
 
 
 def warn(message):

@@ -7,7 +7,10 @@ makes the run's calls, compiled by :class:`asnumpy.fuse`'s machinery (one
 kernel, or a few with the reductions stored in between; on cpu the measured
 choice between the fused kernels and the region op by op).  Only the values
 later steps or the results read leave a region; a region none of whose
-values is read is not run.  Every other step -- views, indexing, item
+values is read is not run.  A run of one step is a call (its own plan is as
+fast), unless it is a transcendental function (:data:`~asnumpy.ops.cxx.vecmath.FUNCTIONS`):
+a fused kernel vectorises it and splits it across the threads, so it is a
+region of one step, whose measured choice keeps the faster.  Every other step -- views, indexing, item
 assignment, ``matmul``, ``where``, ``argmin``, out= calls -- is a *call*:
 the recorded function called on the slots' current values, its own cached
 plans doing the work.  Why each boundary exists is what :meth:`Program.explain`
@@ -16,6 +19,7 @@ says.
 
 from __future__ import annotations
 
+from ...ops.cxx.vecmath import FUNCTIONS as VECTOR_MATH
 from ..fusion import Fusion, _Unfused
 from ._values import SlotRef
 
@@ -149,7 +153,8 @@ class _Region:
         labels = [step.label for step in self.steps]
         entries = list(self.fusion._schedules.values())
         how = entries[-1].explain() if entries else "not run yet"
-        return f"fused region of {len(labels)} ops ({', '.join(labels)}): {how}"
+        ops = f"{len(labels)} op{'s' if len(labels) != 1 else ''}"
+        return f"fused region of {ops} ({', '.join(labels)}): {how}"
 
 
 def _choice(fusion):
@@ -221,7 +226,7 @@ class Program:
         outputs = [slot for slot in sorted(produced) if slot in read_later[last]]
         if not outputs:
             return                              # nothing it computes is read: not run
-        if len(run) == 1:                       # one op: its own plan is as fast
+        if len(run) == 1 and not _vector_math(run[0][1]):   # one op: its plan is as fast
             self.steps.append(_Call(run[0][1]))
             return
         region_name = f"{self.name}_region{sum(type(s) is _Region for s in self.steps)}"
@@ -238,6 +243,11 @@ class Program:
     def explain(self):
         """One line per step of the program."""
         return "\n".join(step.explain() for step in self.steps)
+
+
+def _vector_math(step) -> bool:
+    """Whether ``step`` calls a transcendental ufunc (see the module docstring)."""
+    return getattr(step.function, "__name__", None) in VECTOR_MATH and not step.kwargs
 
 
 def _reads_after(steps, result):
