@@ -101,6 +101,32 @@ def test_one_transcendental_call_is_a_region_of_its_own(choice, name):
     assert "region" not in single.explain()     # one cheap op: its own plan, no region
 
 
+def test_the_profiler_sees_fused_regions_and_why_a_region_runs_op_by_op(monkeypatch):
+    from asnumpy import profiler
+
+    def program(a, b):
+        return ap.matmul((a * b + 1.0) * a, b).sum()
+
+    a, b = ap.asarray(_random((40, 40))), ap.asarray(_random((40, 40), seed=1))
+    fused = ap.jit(program)
+    _calls(fused, a, b)
+    monkeypatch.setattr(fusion._Fused, "MARGIN", 0.0)       # op by op always measures faster
+    unfused = ap.jit(program)
+    _calls(unfused, a, b)
+    assert "op by op measured faster" in unfused.explain()
+    with profiler.profile(memory=False) as prof:
+        want = fused(a, b)
+        got = unfused(a, b)
+    testing.assert_allclose(got.get(), want.get(), rtol=1e-12)
+    records = prof.records()
+    regions = [r for r in records if r.kind == "fused"]
+    assert [r.fused for r in regions] == [("multiply", "add", "multiply")]
+    ranged = {r.name: r.range for r in records if r.range is not None}
+    assert set(ranged) == {"multiply", "add"}
+    assert all("op by op measured faster" in name for name in ranged.values())
+    assert [r.name for r in records if r.name == "matmul"] == ["matmul", "matmul"]
+
+
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64", "bool"])
 def test_integer_and_bool_results_are_exact(choice, dtype):
     def program(xp, a, b):

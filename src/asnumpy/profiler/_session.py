@@ -347,7 +347,7 @@ class profile:
         return f"<asnumpy.profiler.profile {state}>"
 
 
-class time_range:
+class time_range(_observer.ObservedRange):
     """Mark a range of the program: it appears in the profile's table and trace.
 
     A context manager (``with profiler.time_range("step"):``) or a decorator
@@ -365,25 +365,20 @@ class time_range:
     def __init__(self, name=None):
         if name is not None and not isinstance(name, str):
             raise TypeError(f"asnumpy.profiler.time_range: name must be a str, got {name!r}")
-        self.name = name
-        self._local = threading.local()
+        super().__init__(name)
 
     def __enter__(self):
-        stack = self._local.__dict__.setdefault("starts", [])
-        stack.append(time.perf_counter())
+        super().__enter__()
         nvtx = _nvtx()
         if nvtx is not None:
             nvtx.push_range(self.name or "range")
         return self
 
     def __exit__(self, *exc_info):
-        started = self._local.starts.pop()
         nvtx = _nvtx()
         if nvtx is not None:
             nvtx.pop_range()
-        recorder = _observer.observer
-        if recorder is not None and hasattr(recorder, "ranged"):
-            recorder.ranged(self.name or "range", started, time.perf_counter())
+        super().__exit__(*exc_info)
 
     def __call__(self, func):
         if not callable(func):

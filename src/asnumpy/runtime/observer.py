@@ -29,8 +29,8 @@ import time
 
 from . import _state
 
-__all__ = ["observer", "memory_observer", "install", "remove", "queue_work", "waited",
-           "watch_memory"]
+__all__ = ["ObservedRange", "observer", "memory_observer", "install", "remove", "queue_work",
+           "waited", "watch_memory"]
 
 # The observer recording now (asnumpy.profiler's), or None.  One at a time: a
 # second profile() started while one records shares it (the profiler nests sessions).
@@ -65,6 +65,28 @@ def watch_memory(enabled: bool) -> None:
     global memory_observer
     with _lock:
         memory_observer = observer if enabled else None
+
+
+class ObservedRange:
+    """A named range of the program, reported to the observer (``observer.ranged``) when
+    it ends while one records: ``with ObservedRange("step"):``.  Reusable and nestable on
+    every thread (each thread keeps its own starts).  asnumpy.profiler's ``time_range``
+    is one (with NVTX ranges too); asnumpy.jit names the ranges of regions it runs op by
+    op with one."""
+
+    def __init__(self, name=None):
+        self.name = name
+        self._local = threading.local()
+
+    def __enter__(self):
+        self._local.__dict__.setdefault("starts", []).append(time.perf_counter())
+        return self
+
+    def __exit__(self, *exc_info):
+        started = self._local.starts.pop()
+        recorder = observer
+        if recorder is not None and hasattr(recorder, "ranged"):
+            recorder.ranged(self.name or "range", started, time.perf_counter())
 
 
 def waited(what: str, device, stream, started: float) -> None:

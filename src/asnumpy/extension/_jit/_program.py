@@ -19,11 +19,16 @@ says.
 
 from __future__ import annotations
 
+import contextlib
+
 from ...ops.cxx.vecmath import FUNCTIONS as VECTOR_MATH
+from ...runtime import observer
 from ..fusion import Fusion, _Unfused
 from ._values import SlotRef
 
 __all__ = ["Program"]
+
+_NO_RANGE = contextlib.nullcontext()     # an op-by-op region's range while no profiler observes
 
 # regions are keyed by the jit function's own signature cap; each region sees one
 # signature per jit signature (its inputs' layouts follow from the arguments')
@@ -141,8 +146,16 @@ class _Region:
     def emit(self, source):
         """This region's lines of the replay function."""
         if self.choice == "op by op":
+            # the steps inlined, inside a profiler range that says why while one observes
+            entries = list(self.fusion._schedules.values())
+            why = observer.ObservedRange(f"{self.fusion.kernel_name}: {entries[-1].explain()}")
+            source.lines.append(f"    with ({source.constant(why)} if "
+                                f"{source.constant(observer)}.observer is not None "
+                                f"else {source.constant(_NO_RANGE)}):")
+            first = len(source.lines)
             for step in self.steps:
                 source.call(step)
+            source.lines[first:] = ["    " + line for line in source.lines[first:]]
             return
         callee = source.constant(self if self.choice != "fused" else self.direct or self.fusion)
         inputs = ", ".join(source.expression(SlotRef(slot)) for slot in self.inputs)
