@@ -277,9 +277,12 @@ def _host(result):
 
 
 def _close(got, want, rtol):
+    """Within ``rtol``, and an absolute tolerance scaled by the result's magnitude: a
+    difference of large terms (Black-Scholes' prices near 0) carries their rounding."""
     got, want = _host(got), _host(want)
     pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
-    return all(np.allclose(np.asarray(g, dtype=np.float64), w, rtol=rtol, atol=1e-6 * rtol)
+    return all(np.allclose(np.asarray(g, dtype=np.float64), w, rtol=rtol,
+                           atol=1e-6 * rtol * max(1.0, float(np.max(np.abs(w), initial=0))))
                for g, w in pairs)
 
 

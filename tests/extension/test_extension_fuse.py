@@ -547,6 +547,38 @@ def test_transcendental_functions_within_ulps_of_numpy(name, dtype):
                                     maxulp=8 if dtype == "float32" else 5)
 
 
+def _many_operands(a, b, c, d, e, g, h, k):
+    u = ap.exp(a * b + c) - d * e
+    w = ap.exp(g - h) * k + u
+    return u * 2.0, w
+
+
+@pytest.mark.parametrize("layout", ["distinct", "repeated", "overlapping views"])
+def test_many_operands_and_a_long_body_keep_their_values(layout, monkeypatch):
+    # eight inputs and two outputs (a loop vectorised behind 16 overlap checks), one
+    # array passed several times, or views of one buffer overlapping each other
+    monkeypatch.setattr(fusion, "MEASURE", [False])
+    rng = np.random.default_rng(5)
+    if layout == "distinct":
+        args = [ap.asarray(rng.uniform(-1, 1, 3001)) for _ in range(8)]
+    elif layout == "repeated":
+        one, two = ap.asarray(rng.uniform(-1, 1, 3001)), ap.asarray(rng.uniform(-1, 1, 3001))
+        args = [one, two, one, one, two, one, two, two]
+    else:
+        base = ap.asarray(rng.uniform(-1, 1, 3008))
+        args = [base[k:k + 3001] for k in range(8)]
+    function = fuse(_many_operands)
+    hosts = [ap.asnumpy(x) for x in args]
+    for _ in range(2):
+        got = function(*args)
+        u = np.exp(hosts[0] * hosts[1] + hosts[2]) - hosts[3] * hosts[4]
+        w = np.exp(hosts[5] - hosts[6]) * hosts[7] + u
+        np.testing.assert_allclose(ap.asnumpy(got[0]), u * 2.0, rtol=1e-14, atol=1e-15)
+        np.testing.assert_allclose(ap.asnumpy(got[1]), w, rtol=1e-14, atol=1e-15)
+    for x, host in zip(args, hosts):
+        np.testing.assert_array_equal(ap.asnumpy(x), host)        # inputs untouched
+
+
 # -- searched: random expression trees ------------------------------------------------------
 
 _UNARY = ("negative", "absolute", "square", "sin", "exp", "floor", "sign")

@@ -10,6 +10,7 @@ import asnumpy as ap
 from asnumpy import testing
 from asnumpy.backends.cpu.compiler import compiler_command
 from asnumpy.extension import CompilerNotFoundError, fusion
+from asnumpy.extension._jit import _lazy
 from asnumpy.extension._jit._lazy import DeferredBuffer
 
 try:
@@ -103,6 +104,34 @@ def test_views_escaping_the_block_and_dropped_intermediates():
         dropped = ap.cos(x) * 3.0              # noqa: F841 (dropped before the end)
         del dropped
     testing.assert_allclose(view.get(), np.sin(x.get()[10:20]) + 1.0, rtol=1e-15)
+
+
+def test_an_array_read_by_several_calls_is_one_input_of_the_kernel(choice):
+    host = [np.abs(_random(400, seed=k)) + 1.0 for k in range(3)]
+    s, x, t = (ap.asarray(h) for h in host)
+    with ap.lazy():
+        call, put = black_scholes(ap, s, x, t, 0.02, 0.3)
+    want_call, want_put = black_scholes(np, *host, 0.02, 0.3)
+    testing.assert_allclose(call.get(), want_call, rtol=1e-12, atol=1e-12)
+    testing.assert_allclose(put.get(), want_put, rtol=1e-12, atol=1e-12)
+    fusions = _lazy._recorders.recorder.fusions.values()        # this thread's recorder
+    [text] = [f.explain() for f in fusions if "float64[400]" in f.explain()]
+    assert text.count("float64[400]") == 3        # s, x and t, each once
+
+
+def test_a_profiled_lazy_block_runs_its_graph_fused():
+    from asnumpy import profiler
+
+    host = _random((50, 40), seed=6)
+    x = ap.asarray(host)
+    with profiler.profile(memory=False) as prof:
+        with ap.lazy():
+            y = ap.exp(x) * 2.0 - x
+            m = ap.mean(y, axis=0)
+            assert _deferred(y) and _deferred(m)    # the observer does not run them
+    kinds = [(r.kind, r.fused) for r in prof.records()]
+    assert kinds == [("fused", ("exp", "multiply", "subtract", "add.reduce", "divide"))]
+    testing.assert_allclose(m.get(), np.mean(np.exp(host) * 2.0 - host, axis=0), rtol=1e-12)
 
 
 REDUCTIONS = {

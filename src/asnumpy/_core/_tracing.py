@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 import threading
 
-__all__ = ["ACTIVE", "LAZY_OPEN", "flush_lazy", "lazy_recorder", "set_lazy_recorder",
-           "traceable", "traced_argument"]
+__all__ = ["ACTIVE", "LAZY_OPEN", "flush_lazy", "lazy_recorder", "lazy_recording",
+           "set_lazy_recorder", "traceable", "traced_argument"]
 
 ACTIVE = [0]            # traces open (all threads): non-zero lets traceable() look
 LAZY_OPEN = [0]         # threads with a lazy block open
@@ -37,6 +37,13 @@ _lazy = threading.local()
 def lazy_recorder():
     """This thread's lazy recorder (an open ``asnumpy.lazy()`` block's), or None."""
     return getattr(_lazy, "recorder", None)
+
+
+def lazy_recording() -> bool:
+    """Whether this thread's calls are being recorded by an open lazy block (then a path
+    that computes at once -- a lane's observed form, mean's -- steps aside for the
+    general path, which defers)."""
+    return bool(LAZY_OPEN[0]) and getattr(_lazy, "recorder", None) is not None
 
 
 def set_lazy_recorder(recorder) -> None:

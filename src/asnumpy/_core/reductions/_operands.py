@@ -14,7 +14,7 @@ from numpy.exceptions import AxisError
 
 from ..._errors import user_stacklevel
 from .._layout import shape_text
-from .._tracing import LAZY_OPEN, lazy_recorder
+from .._tracing import lazy_recording
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 
@@ -205,7 +205,7 @@ def divide_by_count(x, count, out=None):
     As NumPy does, the quotient is computed in the promoted type of ``x``
     and the count (an ``intp``), then cast back.
     """
-    if out is None and LAZY_OPEN[0] and lazy_recorder() is not None:
+    if out is None and lazy_recording():
         # in a lazy block the in-place divide (an out=) would run the pending graph: a
         # new quotient instead, deferred, where it is NumPy's in-place one bit for bit (the
         # count exact in x's type, the loop x's: float32 computed in float64 and rounded

@@ -18,6 +18,7 @@ from .. import compiled
 from ...runtime import observer as _observer
 from ...runtime._state import lean_gate, open_stream_blocks
 from .._launch import empty, launch
+from .._tracing import lazy_recording
 from ..ndarray import ndarray
 from ..ufuncs import UFUNCS
 from ._operands import (
@@ -140,7 +141,7 @@ def _mean_now(arr, dtype, keepdims):
         return None
     if lean_gate[0]:      # a stream block open somewhere, or a profiler observing it
         observer = _observer.observer
-        if observer is None or open_stream_blocks[0]:
+        if observer is None or open_stream_blocks[0] or lazy_recording():
             return None
         return observer.called("mean", "lane", _mean_at_once, (arr, loops, dtype, keepdims))
     return _mean_at_once(arr, loops, dtype, keepdims)

@@ -55,6 +55,7 @@ from ...runtime import observer as _observer
 from ...runtime._state import lean_gate, open_stream_blocks
 from ...runtime.memory import accounting_pools
 from .._layout import contiguous_strides, size_of
+from .._tracing import lazy_recording
 from ..ndarray import ndarray
 from ...ops.ufuncs import kernel_key
 from .. import compiled
@@ -173,7 +174,7 @@ def _stepped_aside(name, inner, fallback):
 
     def aside(*operands):
         observer = _observer.observer
-        if observer is None or open_stream_blocks[0]:
+        if observer is None or open_stream_blocks[0] or lazy_recording():
             return fallback(*operands)
         result = observer.called(name, "lane", inner, operands)
         return fallback(*operands) if result is None else result

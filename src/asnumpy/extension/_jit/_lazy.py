@@ -255,6 +255,7 @@ class LazyRecorder:
             return
         inputs, key = [], []
         positions = {}                      # node index -> its position in the region
+        array_inputs = {}                   # id of an array read -> its input position
         calls = []
         for index in needed:
             node = nodes[index]
@@ -262,14 +263,21 @@ class LazyRecorder:
             for value in node.args:
                 if type(value) is _Ref:
                     call_args.append(("n", positions[value.node]))
-                elif type(value) is ndarray or type(value) in _WEAK:
+                elif type(value) is ndarray:
+                    # an array read by several calls is one input: one pointer the kernel
+                    # loads once (and few enough pointers for the vectoriser's alias checks)
+                    position = array_inputs.setdefault(id(value), len(inputs))
+                    if position == len(inputs):
+                        inputs.append(value)
+                    call_args.append(("i", position))
+                elif type(value) in _WEAK:
                     call_args.append(("i", len(inputs)))
                     inputs.append(value)
                 else:
                     call_args.append(("c", value))
             positions[index] = len(calls)
             calls.append((node.function, tuple(call_args), node.kwargs))
-            key.append(node.key)
+            key.append((node.key, tuple(k for kind, k in call_args if kind == "i")))
         outputs = tuple(positions[k] for k in needed if arrays[k] is not None)
         fusion = self._fusion(tuple(key), outputs, calls)
         try:

@@ -53,7 +53,11 @@ IDX = "long long"
 # Added to the toolchain's flags for fused cpu code.  Values are unchanged (no -ffast-math,
 # no contraction); without trapping math GCC may turn selects such as a clamp or NaN-aware
 # max into vector blends (it would not speculate a comparison that could trap otherwise).
-CPU_OPTIONS = ("-fno-trapping-math",)
+# A loop is vectorised behind a run-time check that its outputs overlap none of its
+# operands; GCC makes at most 10 such checks by default (a kernel of 8 inputs and 2
+# outputs needs 16, and would stay scalar), so the limit is raised (clang, which has no
+# such limit, ignores the option).
+CPU_OPTIONS = ("-fno-trapping-math", "--param=vect-max-version-for-alias-checks=256")
 
 
 def vector_math(target) -> bool:
@@ -76,9 +80,12 @@ CPU_HEADER = r"""
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
 #define ASN_UNROLL _Pragma("GCC unroll 16")
+#define ASN_INLINE_LAMBDA __attribute__((always_inline))
 #include <cstdlib>
 """
-CUDA_HEADER = '#define ASN_UNROLL _Pragma("unroll")\n'
+# ASN_INLINE_LAMBDA: the element lambda inlined into its loop however long its body is (on
+# the host, GCC leaves a long one a call, and a loop with a call does not vectorise)
+CUDA_HEADER = '#define ASN_UNROLL _Pragma("unroll")\n#define ASN_INLINE_LAMBDA\n'
 
 # exp on float32 (and float16, computed in float), branch-free so loops vectorise: x is
 # clamped to [-104, 89] (beyond, the result is 0 or inf anyway; NaN passes the clamps),
@@ -443,7 +450,7 @@ def _render(schedule, target):
         """(row values it reads, lines defining lambda ``name``(jj) over the current run)."""
         lines, refs = _statements(schedule, writer, targets, "e", inner_load(space),
                                   cached=cached, run=run)
-        return refs, ([f"auto {name} = [&]({IDX} jj){returns} {{"]
+        return refs, ([f"auto {name} = [&]({IDX} jj) ASN_INLINE_LAMBDA{returns} {{"]
                       + ["    " + line for line in lines + tail] + ["};"])
 
     def element_stores(space):
