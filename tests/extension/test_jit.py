@@ -101,6 +101,8 @@ def test_one_transcendental_call_is_a_region_of_its_own(choice, name):
     assert "region" not in single.explain()     # one cheap op: its own plan, no region
 
 
+@pytest.mark.cpu_default("the measured choice (op by op here) is made where kernels run on "
+                         "the host")
 def test_the_profiler_sees_fused_regions_and_why_a_region_runs_op_by_op(monkeypatch):
     from asnumpy import profiler
 
