@@ -8,12 +8,12 @@ kernel, or a few with the reductions stored in between; on cpu the measured
 choice between the fused kernels and the region op by op).  Only the values
 later steps or the results read leave a region; a region none of whose
 values is read is not run.  A run of one step is a call (its own plan is as
-fast), unless it is a transcendental function (:data:`~asnumpy.ops.cxx.vecmath.FUNCTIONS`):
+fast), unless it is a transcendental function (``ops.cxx.vecmath.FUNCTIONS``):
 a fused kernel vectorises it and splits it across the threads, so it is a
-region of one step, whose measured choice keeps the faster.  Every other step -- views, indexing, item
-assignment, ``matmul``, ``where``, ``argmin``, out= calls -- is a *call*:
-the recorded function called on the slots' current values, its own cached
-plans doing the work.  Why each boundary exists is what :meth:`Program.explain`
+region of one step, whose measured choice keeps the faster.  Every other
+step -- views, indexing, item assignment, ``matmul``, ``where``, ``argmin``,
+out= calls -- is a *call*: the recorded function called on the slots' current
+values, its own cached plans doing the work.  Why each boundary exists is what :meth:`Program.explain`
 says.
 """
 

@@ -22,11 +22,13 @@ block, observer or capture): its outputs from NumPy's allocator as the fast
 lane's small results are, its pointers and scalars written into the kept
 value tables and its entries called by one C call
 (``compiled.LaidOutKernel``; ``Fusion.direct`` puts it behind a check of the
-arguments' signature, ``compiled.CheckedCall``).  It is the same kernel on the same values as
-the general path, which every other call takes.
+arguments' signature, ``compiled.CheckedCall``).  It is the same kernel on the
+same values as the general path, which every other call takes.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -57,8 +59,13 @@ def scalar_values(schedule, args):
     for k, index in enumerate(schedule.scalar_nodes):
         if values[k] is None:
             node = schedule.nodes[index]
-            values[k] = by_value(np.asarray(args[node.attrs[1]], dtype=node.dtype))
+            values[k] = _kernel_value(args[node.attrs[1]], node.dtype)
     return values
+
+
+def _kernel_value(value, dtype):
+    """A scalar parameter's launch value: ``value`` converted to ``dtype`` as NumPy does."""
+    return by_value(np.asarray(value, dtype=dtype))
 
 
 def _constant_values(schedule):
@@ -66,8 +73,8 @@ def _constant_values(schedule):
     constants = schedule.__dict__.get("_constant_values")
     if constants is None:
         constants = schedule.__dict__["_constant_values"] = [
-            None if schedule.nodes[index].attrs[0] == "arg" else by_value(np.asarray(
-                schedule.nodes[index].attrs[1], dtype=schedule.nodes[index].dtype))
+            None if schedule.nodes[index].attrs[0] == "arg"
+            else _kernel_value(schedule.nodes[index].attrs[1], schedule.nodes[index].dtype)
             for index in schedule.scalar_nodes]
     return constants
 
@@ -201,22 +208,15 @@ class SmallLaunch:
         schedule, device = self._schedule, self._device
         constants = _constant_values(schedule)
         scalars = tuple(
-            constant if constant is not None else (schedule.nodes[index].attrs[1],
-                                                   _converter(schedule.nodes[index].dtype))
+            constant if constant is not None else (
+                schedule.nodes[index].attrs[1],
+                functools.partial(_kernel_value, dtype=schedule.nodes[index].dtype))
             for index, constant in zip(schedule.scalar_nodes, constants))
         checks = tuple((k, a._dtype, a._shape, a._strides) for k, a in enumerate(args)
                        if type(a) is ndarray)
         return compiled.CheckedCall(kernel=self.kernel, fallback=fallback, gate=lean_gate,
                                     device=device, kinds=tuple(map(type, args)),
                                     checks=checks, scalars=scalars, is_tuple=is_tuple)
-
-
-
-def _converter(dtype):
-    """A scalar argument's conversion into a kernel value, as :func:`scalar_values` does."""
-    def convert(value):
-        return by_value(np.asarray(value, dtype=dtype))
-    return convert
 
 
 def fused_ops(schedule) -> tuple:
