@@ -134,10 +134,10 @@ def test_pool_streams_and_events(cuda):
     assert type(stream).__name__ == "CudaStream"
     start, end = ap.Event(), ap.Event()
     host = random_array((100,), np.dtype(np.float64))
-    with stream:
-        start.record()
+    with stream:                      # (record() alone: the current stream of the default
+        start.record(stream)          # device, which is not cuda:0 under ASNUMPY_DEVICE=npu:0)
         b = ap.asarray(host, device=cuda) * 2
-        end.record()
+        end.record(stream)
     stream.synchronize()
     assert start.query() and end.query() and start.elapsed_time(end) >= 0
     np.testing.assert_array_equal(b.get(), host * 2)
