@@ -211,14 +211,21 @@ class _NativeStreamMixin:
         _follow_default_stream(lane, self.device.default_stream._lane)   # before, not inside
         if lane.capture_mark is None:
             lane.capture_mark = driver.create_event(lane.index)
-        driver.record(lane.capture_mark, lane.native)
-        driver.begin_capture(lane.native, capture.mode)
-        lane.capturing = True
+        # Under the pool's lock: another thread's free may mark this lane (an event
+        # recorded on it, its capture_mark while it captures), and a real event recorded
+        # between the driver's capture and ``capturing`` would be a node of the capture.
+        with self.device.memory_pool._lock:
+            driver.record(lane.capture_mark, lane.native)
+            driver.begin_capture(lane.native, capture.mode)
+            lane.capturing = True
 
     def _capture_ended(self, capture):
         lane = self._lane
-        lane.capturing = False
-        return self._driver().end_capture(lane.native)
+        with self.device.memory_pool._lock:
+            try:
+                return self._driver().end_capture(lane.native)
+            finally:
+                lane.capturing = False
 
     def _replay(self, graph) -> None:
         lane = self._lane
@@ -226,6 +233,41 @@ class _NativeStreamMixin:
         _follow_default_stream(lane, self.device.default_stream._lane)
         driver.graph_launch(graph._native, lane.native)
         lane.last_work = next(_work_clock)   # the blocks the graph holds are used here
+
+    def _replay_rebound(self, graph, copies_in, copies_out) -> None:
+        """Queue ``graph`` with its inputs and outputs rebound by device copies (jit's replay).
+
+        ``copies_in`` are (graph input address, array, bytes): each array is
+        copied into the graph's input first; ``copies_out`` are (pool buffer,
+        graph output address, bytes), copied after it.  The graph's own memory is
+        one set of buffers, so a replay on another stream than the last one
+        waits for that one's work first (one event, on the GPU).  The caller
+        serialises calls for one graph (a lock around this call).
+        """
+        lane = self._lane
+        native = lane.native
+        if native is None:
+            raise RuntimeError("asnumpy.Stream.launch: the stream is closed")
+        driver = lane.driver
+        driver.make_current(lane.index)
+        default = self.device.default_stream._lane
+        if lane is not default and default.last_work > lane.seen_default:
+            _follow_default_stream(lane, default)
+        last = graph._replayed_on
+        if last is not None and last is not lane:
+            lane.wait(last.final_event if last.native is None else last.record())
+        graph._replayed_on = lane
+        lane.last_work = next(_work_clock)   # the copied arrays are used on this stream
+        address_of = driver.pointer          # (no empty buffer here: no copy of 0 bytes)
+        for address, array, nbytes in copies_in:
+            buffer = array._buffer
+            if buffer is None:
+                buffer = array._realize()
+            driver.copy_dtod(address, address_of(buffer.handle) + array._offset, nbytes, native)
+        driver.graph_launch(graph._native, native)
+        for buffer, address, nbytes in copies_out:
+            if nbytes:
+                driver.copy_dtod(address_of(buffer.handle), address, nbytes, native)
 
     def _release_graph(self, native) -> None:
         lane = self._lane
