@@ -124,6 +124,11 @@ class StreamCapture(Protocol):
     (``stream._capture.record(fn, args)``, which keeps its arrays alive) and
     either stops there (cpu: the graph is those launches) or runs it, the
     driver recording the device work it queues (cuda).
+
+    Optional: ``_replay_rebound(graph, copies_in, copies_out)``, a replay with
+    its inputs and outputs rebound by device copies (cuda's streams have it;
+    ``asnumpy.jit`` captures a settled program only on a device whose streams do,
+    ``extension/_jit/_graph.py``).
     """
 
     _capture: Any

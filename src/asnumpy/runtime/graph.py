@@ -254,6 +254,7 @@ class Graph:
         self.device = stream.device
         self._work = tuple(work)        # the launches, in order (cpu replays them)
         self._native = native           # the back end's graph, or None
+        self._replayed_on = None        # the lane of the last rebound replay (cuda)
         if native is not None:
             weakref.finalize(self, stream._release_graph, native)
 

@@ -24,6 +24,7 @@ import contextlib
 from ...ops.cxx.vecmath import FUNCTIONS as VECTOR_MATH
 from ...runtime import observer
 from ..fusion import Fusion, _Unfused
+from ._graph import GraphReplay
 from ._values import SlotRef
 
 __all__ = ["Program"]
@@ -208,6 +209,7 @@ class Program:
         self.arguments = arguments
         self.constants = dict(recording.constants)
         self.result = result
+        self.graph = None       # the GraphReplay, or why there is none, once tried
         # Python arithmetic on weak scalars first: it reads no array, so it is no
         # boundary between the fusible steps around it
         self.steps = [_Call(step) for step in recording.steps if step.scalar]
@@ -247,15 +249,34 @@ class Program:
                                   self))
 
     def rebuild(self):
-        """(Re)compile the replay function: regions that chose op by op are inlined."""
+        """(Re)compile the replay function: regions that chose op by op are inlined.  Once
+        every region has chosen, the next call tries to capture the replay as a graph."""
         source = _Source(self.constants)
         for step in self.steps:
             step.emit(source)
-        self.run, self.source = source.function(self.name, self.arguments, self.result)
+        self.replay, self.source = source.function(self.name, self.arguments, self.result)
+        chosen = all(step.choice is not None for step in self.steps if type(step) is _Region)
+        self.run = self._capture if chosen and self.graph is None else self.replay
+
+    def _capture(self, args, kwargs):
+        """The first call once the program is settled: captured as a graph where the
+        device replays graphs rebound (:mod:`._graph`), else replayed as before."""
+        replay = self.replay
+        self.graph = GraphReplay.capture(replay, self.arguments,
+                                          self.constants.values(), args, kwargs) or ""
+        if type(self.graph) is GraphReplay:
+            self.run = self.graph.run
+            return self.run(args, kwargs)
+        self.run = replay
+        return replay(args, kwargs)
 
     def explain(self):
-        """One line per step of the program."""
-        return "\n".join(step.explain() for step in self.steps)
+        """One line per step of the program (and how it replays, where graphs can)."""
+        lines = [step.explain() for step in self.steps]
+        graph = self.graph
+        if graph:
+            lines.append(graph if type(graph) is str else graph.explain())
+        return "\n".join(lines)
 
 
 def _vector_math(step) -> bool:
