@@ -92,6 +92,8 @@ class UserKernel:
         if found is None:
             backend = device.backend
             target = backend.cxx
+            if target is None:      # no C++ target (npu): the back end's compile says why
+                backend.compile(None, device, options=self.options, where=self._where)
             rendered = self._rendered.get((target.name, *key))
             if rendered is None:
                 rendered = self._rendered[(target.name, *key)] = self._build(target, *key)

@@ -176,6 +176,8 @@ class _Module:
         found = self._programs.get(device)
         if found is None:
             target = device.backend.cxx
+            if target is None:      # no C++ target (npu): the back end's compile says why
+                device.backend.compile(None, device, options=self.options, where=where)
             rendered = self._rendered.get(target.name)
             if rendered is None:
                 rendered = self._rendered[target.name] = (

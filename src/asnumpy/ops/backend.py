@@ -70,8 +70,9 @@ class Backend(Protocol):
         Host memory copies off the device land in (None: NumPy's allocator).
     kernels : KernelTable
         Kernel name -> implementation (:mod:`asnumpy.ops.kernels` declares them).
-    cxx : asnumpy.ops.cxx.targets.Target
-        How generated C++ is framed for this back end (user kernels, fusion).
+    cxx : asnumpy.ops.cxx.targets.Target or None
+        How generated C++ is framed for this back end (user kernels, fusion);
+        None when it has no C++ target (its :meth:`compile` raises CompileError).
     """
 
     kind: str

@@ -107,6 +107,18 @@ def test_a_descriptor_must_lie_inside_its_memory(on_npu, emulator):
         launcher.acl.call("aclDestroyTensor", handle)
 
 
+def test_user_kernels_refuse_npu_naming_the_kernel(on_npu):
+    from asnumpy.extension import CompileError
+
+    a = ap.ones(4, dtype=np.float32)
+    kernel = ap.ElementwiseKernel("T x", "T y", "y = x + 1", "npu_plus_one")
+    with pytest.raises(CompileError, match="ElementwiseKernel 'npu_plus_one'.*npu:0"):
+        kernel(a)
+    raw = ap.RawKernel('extern "C" __global__ void npu_raw(float* x) { x[0] = 1; }', "npu_raw")
+    with pytest.raises(CompileError, match="RawKernel 'npu_raw'.*npu:0"):
+        raw((1,), (1,), (a,))
+
+
 def test_layouts_no_tensor_describes_fall_back(on_npu, emulator):
     host = np.arange(24, dtype=np.float32).reshape(4, 6)
     a = ap.asarray(host)
