@@ -103,7 +103,8 @@ def fuse(*args, **kwargs):
     Fusion
         A callable taking the function's arguments (asnumpy arrays, Python
         and NumPy scalars, positionally); it returns what the function
-        returns, computed by one kernel on the arrays' device.
+        returns, computed by one kernel on the arrays' device (op by op on a
+        device with no C++ target: npu).
 
     Examples
     --------
