@@ -315,3 +315,45 @@ def test_random_programs_replayed_as_graphs_equal_eager(cuda, ops, seed):
         for g, w in zip(got, want):
             assert g.shape == w.shape and g.dtype == w.dtype
             assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+
+
+def test_donated_arguments_take_the_results(cuda):
+    def step(x, y):
+        return x * 0.5 + y, y - x
+
+    x0, y = (ap.asarray(host(256, seed), device=cuda) for seed in (1, 2))
+    jitted = ap.jit(step, donate_argnums=0)
+    for _ in range(3):
+        jitted(ap.asarray(host(256, 1), device=cuda), y)
+    assert "1 into donated arguments' memory" in how(jitted)
+    x = ap.asarray(host(256, 3), device=cuda)
+    want = step(ap.asarray(host(256, 3), device=cuda), y)
+    first, second = jitted(x, y)
+    assert first._buffer is x._buffer and second._buffer is not x._buffer
+    assert_array_equal(first, want[0])
+    assert_array_equal(second, want[1])
+    # a read-only or offset donation, or one array donated twice: fresh memory instead
+    frozen = ap.asarray(host(256, 4), device=cuda)
+    frozen.flags.writeable = False
+    got = jitted(frozen, y)
+    assert got[0]._buffer is not frozen._buffer
+    assert_array_equal(got[0], step(frozen, y)[0])
+    twice = ap.jit(lambda a, b: (a + b, a - b), donate_argnums=(0, 1))
+    z = ap.asarray(host(256, 5), device=cuda)
+    for _ in range(3):
+        twice(ap.asarray(host(256, 6), device=cuda), ap.asarray(host(256, 7), device=cuda))
+    assert "2 into donated" in how(twice)
+    plus, minus = twice(z, z)
+    assert plus._buffer is z._buffer and minus._buffer is not z._buffer
+    assert_array_equal(plus, ap.asarray(host(256, 5) * 2, device=cuda))
+    assert_array_equal(minus, ap.zeros(256, device=cuda))
+
+
+def test_donation_on_cpu_changes_nothing():
+    x, y = (ap.asarray(host(64, seed), device="cpu") for seed in (1, 2))
+    jitted = settle(lambda a, b: a * 2.0 + b, x, y)
+    donating = ap.jit(lambda a, b: a * 2.0 + b, donate_argnums=0)
+    for _ in range(3):
+        result = donating(x, y)
+    assert result._buffer is not x._buffer
+    assert_array_equal(result, jitted(x, y))

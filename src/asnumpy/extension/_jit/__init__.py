@@ -63,9 +63,10 @@ def jit(function=None, *, static_argnums=(), static_argnames=(), donate_argnums=
         ``if r > 0``).
     donate_argnums : int or sequence of int
         Array arguments the caller gives up: after the call their contents
-        are unspecified (a result may have been computed into them) and they
-        must not be read.  The program may write a result of the same shape,
-        dtype and layout into a donated array instead of a new one.
+        are unspecified and they must not be read.  Where a signature replays
+        as one graph (cuda), a result of as many bytes is copied into a donated
+        array's memory instead of a fresh block from the pool (the result then
+        shares it); elsewhere donation changes nothing, as with JAX on cpu.
     max_signatures : int, optional
         How many signatures are traced (default 8).
 
@@ -225,7 +226,8 @@ class JitFunction:
             self._remember(signature, _Eager(reason, line))
             self._warn(reason, line)
             return unwrap(result)
-        self._remember(signature, Program(recording, tuple(arguments), template, self._name))
+        self._remember(signature, Program(recording, tuple(arguments), template, self._name,
+                                          self._donated))
         return unwrap(result)
 
     def _after_failed_trace(self, signature, failure, args, kwargs):

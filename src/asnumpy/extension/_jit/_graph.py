@@ -11,7 +11,10 @@ at fixed addresses.  Each later call is then, on the current stream:
 
 * a device copy of each argument into its input array,
 * one graph launch (every kernel of the program),
-* a device copy of each result into a fresh array, which the call returns.
+* a device copy of each result into a fresh array, which the call returns
+  (into the memory of an argument of as many bytes named by ``donate_argnums``,
+  as JAX reuses donated buffers: the donated array then holds the result's
+  bytes).
 
 A replay that comes on another stream than the last one waits for the
 last one's work (the graph has one set of buffers); a lock makes the
@@ -20,8 +23,9 @@ enqueueing of one replay atomic across threads.
 A program is captured only when a graph can stand for it (``capture``
 returns why not, and the program replays as before): every argument is a
 contiguous array of the one device; the program writes no argument (an
-in-place update must reach the caller's array); each result is an array of
-its own (no view, no argument, no array from outside); nothing in it
+in-place update must reach the caller's array); no result is an argument,
+an array from outside or a view of one (a view of a computed array comes
+back as the same view of its fresh copy); nothing in it
 synchronises or reads data on the host (the capture refuses that); and the
 copies the graph adds cost less device time than the launches it saves
 (:data:`COPY_BYTES_PER_LAUNCH`).  While a profiler observes or another
@@ -121,10 +125,11 @@ def _dense(array) -> bool:
 class GraphReplay:
     """One program's captured graph: ``run(args, kwargs)`` replays it rebound."""
 
-    def __init__(self, graph, device, inputs, outputs, result, fallback, owner):
+    def __init__(self, graph, device, inputs, outputs, result, fallback, owner, donors=None):
         self.graph, self.device = graph, device
         self._inputs = inputs        # (args index or kwargs name, input address, bytes)
         self._outputs = outputs      # (address, bytes) of each buffer the results view
+        self._donors = donors        # per output buffer: the donated argument's key, or None
         self._result = result        # the copies out -> the returned structure over them
         self._malloc = device.memory_pool.malloc
         positional = [key for key, _, _ in inputs] == list(range(len(inputs)))
@@ -135,10 +140,12 @@ class GraphReplay:
         self._lock = threading.Lock()
 
     @classmethod
-    def capture(cls, replay, arguments, constants, args, kwargs):
+    def capture(cls, replay, arguments, constants, args, kwargs, donated=frozenset()):
         """A GraphReplay of ``replay`` (a program's replay function, whose arrays from
         outside are ``constants``) for the signature of ``args``/``kwargs``; else why it
-        is not captured (a string), or None where the device has no rebound graphs."""
+        is not captured (a string), or None where the device has no rebound graphs.
+        ``donated``: the keys of the arguments the caller gives up (their memory may
+        take a result of as many bytes)."""
         if not CAPTURE[0]:
             return "not a graph: capture switched off (asnumpy.extension._jit._graph.CAPTURE)"
         values = [(key, args[key] if type(key) is int else kwargs[key]) for key, _ in arguments]
@@ -194,8 +201,16 @@ class GraphReplay:
                           if array.nbytes)
         copies_out = tuple((buffer_pointer(buffer), buffer.nbytes)
                            for _, buffer in buffers.values())
+        donors = []                  # a donated argument of the same bytes per buffer
+        spare = [key for key, array in inputs.items() if key in donated and array.nbytes]
+        for _, buffer in buffers.values():
+            donor = next((key for key in spare if inputs[key].nbytes == buffer.nbytes), None)
+            if donor is not None:
+                spare.remove(donor)
+            donors.append(donor)
         return cls(graph, device, copies_in, copies_out, _builder(result, layouts, device),
-                   replay, (inputs, stream, buffers))
+                   replay, (inputs, stream, buffers),
+                   tuple(donors) if any(key is not None for key in donors) else None)
 
     def run(self, args, kwargs):
         """Replay the graph for this call's arguments; fresh result arrays."""
@@ -203,8 +218,11 @@ class GraphReplay:
             return self._fallback(args, kwargs)      # seen op by op, captured where it runs
         stream = get_current_stream(self.device)
         malloc = self._malloc
-        copies_out = [(malloc(nbytes, stream), address, nbytes)
-                      for address, nbytes in self._outputs]
+        if self._donors is None:
+            copies_out = [(malloc(nbytes, stream), address, nbytes)
+                          for address, nbytes in self._outputs]
+        else:
+            copies_out = self._into_donated(args, kwargs, stream)
         if kwargs or self._addresses is None:
             copies_in = [(address, args[key] if type(key) is int else kwargs[key], nbytes)
                          for key, address, nbytes in self._inputs]
@@ -214,7 +232,25 @@ class GraphReplay:
             stream._replay_rebound(self.graph, copies_in, copies_out)
         return self._result(copies_out)
 
+    def _into_donated(self, args, kwargs, stream):
+        """The copies out, into the memory of donated arguments where they allow it (a
+        writeable array at the start of its buffer, each buffer once), else fresh."""
+        copies, taken = [], set()
+        for donor, (address, nbytes) in zip(self._donors, self._outputs):
+            buffer = None
+            if donor is not None:
+                array = args[donor] if type(donor) is int else kwargs[donor]
+                if array._offset == 0 and array._writeable:
+                    buffer = array._realize()
+                    if id(buffer) in taken:
+                        buffer = None
+                    taken.add(id(buffer))
+            copies.append((buffer or self._malloc(nbytes, stream), address, nbytes))
+        return copies
+
     def explain(self) -> str:
+        donated = "" if self._donors is None else (
+            f" ({sum(d is not None for d in self._donors)} into donated arguments' memory)")
         return (f"replayed as one graph of {self.graph.size} launch(es) on {self.device}: "
                 f"{len(self._inputs)} argument(s) copied in, {len(self._outputs)} result(s) "
-                "copied out")
+                f"copied out{donated}")

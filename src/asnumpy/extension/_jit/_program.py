@@ -204,8 +204,9 @@ class Program:
     arguments; ``result`` is the returned structure with :class:`SlotRef` in it.
     """
 
-    def __init__(self, recording, arguments, result, name):
+    def __init__(self, recording, arguments, result, name, donated=frozenset()):
         self.name = name
+        self.donated = donated  # the keys of donated arguments (a graph may reuse them)
         self.arguments = arguments
         self.constants = dict(recording.constants)
         self.result = result
@@ -262,8 +263,8 @@ class Program:
         """The first call once the program is settled: captured as a graph where the
         device replays graphs rebound (:mod:`._graph`), else replayed as before."""
         replay = self.replay
-        self.graph = GraphReplay.capture(replay, self.arguments,
-                                          self.constants.values(), args, kwargs) or ""
+        self.graph = GraphReplay.capture(replay, self.arguments, self.constants.values(),
+                                          args, kwargs, self.donated) or ""
         if type(self.graph) is GraphReplay:
             self.run = self.graph.run
             return self.run(args, kwargs)
