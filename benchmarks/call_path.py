@@ -80,10 +80,10 @@ def measure(device_name, size, calls, repeats):
     for call in calls_by_case.values():
         call()                                   # compiles and plans, untimed
     if device.kind == "cuda":
-        from cuda_host_cost import _LaunchRecorder, _PointerLookup
+        from _driver_stubs import CallCounter, PointerLookup
 
         driver = device.backend.driver
-        driver.pointer, driver.launch = _PointerLookup(driver.pointer), _LaunchRecorder()
+        driver.pointer, driver.launch = PointerLookup(driver.pointer), CallCounter()
     results = {case: per_call_us(call, calls, repeats) for case, call in calls_by_case.items()}
     ap.synchronize(device)
     return results

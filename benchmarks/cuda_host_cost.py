@@ -41,6 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "tests"))
 os.environ.setdefault("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
 
+from _driver_stubs import CallCounter, PointerLookup
 from _timing import machine_line, per_call_us
 
 import asnumpy as ap
@@ -75,29 +76,6 @@ def ops(a, b, backend):
             ("a.sum()", lambda: a.sum(), None)]
 
 
-class _LaunchRecorder:
-    """Stands in for ``driver.launch``: counts the call, runs nothing."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, *args, **kwargs):
-        self.count += 1
-
-
-class _PointerLookup:
-    """Stands in for ``driver.pointer``: the emulator's answer, remembered per handle."""
-
-    def __init__(self, pointer):
-        self.pointer, self.known = pointer, {}
-
-    def __call__(self, handle):
-        known = self.known.get(id(handle))
-        if known is None or known[1] is not handle:
-            known = self.known[id(handle)] = (self.pointer(handle), handle)
-        return known[0]
-
-
 def measure(device, plans, calls, repeats):
     """{(size name, layout, op label): (a.size, op, back end, pool, unplanned, launches)}."""
     driver = device.backend.driver
@@ -112,7 +90,7 @@ def measure(device, plans, calls, repeats):
             for label, call, back_end in ops(a, b, device.backend):
                 driver.launch = driver.real_launch
                 call()                              # compiles and plans, untimed
-                recorder = driver.launch = _LaunchRecorder()
+                recorder = driver.launch = CallCounter()
                 call()
                 launches = recorder.count
                 times = [timed(call, n), None, None, None]
@@ -149,7 +127,7 @@ def main(argv=None):
     print()
     real_pointer = driver.pointer
     driver.real_launch = driver.launch
-    driver.pointer = _PointerLookup(real_pointer)
+    driver.pointer = PointerLookup(real_pointer)
     rounds = [measure(device, plans, args.calls, args.repeats) for _ in range(args.rounds)]
     driver.launch, driver.pointer = driver.real_launch, real_pointer
     header = (f"{'op':<16} {'layout':<11} {'size':>9} | {'op':>7} | {'back end':>8} | "

@@ -45,6 +45,7 @@ GPU = "--gpu" in sys.argv
 if not GPU:
     os.environ.setdefault("ASNUMPY_CUDA_DRIVER", "_cuda_emulator:Driver")
 
+from _driver_stubs import CallCounter, PointerLookup
 from _timing import machine_line, per_call_us
 
 import asnumpy as ap
@@ -69,29 +70,6 @@ def long_chain(x, y):
 
 CASES = [("softmax chain", softmax_chain, (64, 64), 56),
          ("50-op chain", long_chain, (1000,), 50)]
-
-
-class _Counter:
-    """Stands in for a driver call that queues work: counts it, queues nothing."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, *args, **kwargs):
-        self.count += 1
-
-
-class _PointerLookup:
-    """Stands in for ``driver.pointer``: the emulator's answer, remembered per handle."""
-
-    def __init__(self, pointer):
-        self.pointer, self.known = pointer, {}
-
-    def __call__(self, handle):
-        known = self.known.get(id(handle))
-        if known is None or known[1] is not handle:
-            known = self.known[id(handle)] = (self.pointer(handle), handle)
-        return known[0]
 
 
 WORK_CALLS = ("launch", "graph_launch", "copy_dtod")
@@ -140,13 +118,13 @@ def main(argv=None):
         times, calls = [], []
         originals = {name: getattr(driver, name) for name in ("pointer", *WORK_CALLS)}
         if not args.gpu:
-            driver.pointer = _PointerLookup(originals["pointer"])
+            driver.pointer = PointerLookup(originals["pointer"])
         try:
             for column in columns:
                 counters = {}
                 if not args.gpu:
                     for name in WORK_CALLS:
-                        counters[name] = _Counter()
+                        counters[name] = CallCounter()
                         setattr(driver, name, counters[name])
                     column()
                     calls.append(sum(counter.count for counter in counters.values()))

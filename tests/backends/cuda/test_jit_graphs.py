@@ -7,6 +7,10 @@ settled first: traced by its first call, its regions' choices made by the
 second, captured by the third (``settle``).
 """
 
+import os
+import pathlib
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -357,3 +361,14 @@ def test_donation_on_cpu_changes_nothing():
         result = donating(x, y)
     assert result._buffer is not x._buffer
     assert_array_equal(result, jitted(x, y))
+
+
+def test_the_benchmark_runs_and_the_graphs_replay():
+    root = pathlib.Path(__file__).resolve().parents[3]
+    result = subprocess.run([sys.executable, str(root / "benchmarks" / "jit_graph.py"),
+                             "--calls", "20", "--repeats", "1", "--rounds", "1"],
+                            capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "ASNUMPY_CUDA_DRIVER": "_cuda_emulator:Driver"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line for line in result.stdout.splitlines() if "replayed as one graph" in line]
+    assert len(rows) == 2 and all("/4 |" in row for row in rows), result.stdout
