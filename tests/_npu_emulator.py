@@ -663,6 +663,8 @@ def _plan(operator, args):
         return (lambda: _write(operator, out, x.view().astype(out.dtype))), 0
     if operator == "InplaceCopy":
         target, source = args
+        if len(source.shape) > len(target.shape):
+            _bad(operator, f"a source of shape {source.shape} broadcast to {target.shape}")
         return (lambda: _write(operator, target, np.broadcast_to(
             source.view(), target.shape).astype(target.dtype))), 0
     if operator == "InplaceFillScalar":

@@ -156,3 +156,19 @@ def test_other_kernels_reach_their_operator(on_npu, emulator, call, operator):
     a = ap.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
     _, ops = launched(emulator, lambda: call(a))
     assert operator in ops, ops
+
+
+def test_a_source_of_more_axes_copies_on_the_device_as_numpy_broadcasts(on_npu, emulator):
+    # NumPy drops a source's leading 1s beyond the target's axes; aclnnInplaceCopy refuses them
+    host = np.random.default_rng().standard_normal((1, 1, 2, 3)).astype(np.float32)
+    source = ap.asarray(host)
+    out = ap.zeros((2, 3), np.float32)
+    _, ops = launched(emulator, lambda: out.__setitem__(Ellipsis, source))
+    assert ops == ["InplaceCopy"]
+    np.testing.assert_array_equal(ap.asnumpy(out), host[0, 0])
+    filled, ops = launched(emulator, lambda: ap.full((2, 3), source))
+    assert ops == ["InplaceCopy"]
+    np.testing.assert_array_equal(ap.asnumpy(filled), host[0, 0])
+    with pytest.raises(ValueError):           # leading axes that are not 1: NumPy's error
+        out[...] = ap.asarray(np.ones((2, 2, 3), np.float32))
+    np.testing.assert_array_equal(ap.asnumpy(out), host[0, 0])

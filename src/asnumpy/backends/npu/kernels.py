@@ -239,6 +239,11 @@ def native_kernels(backend) -> dict:
         """``numpy.copyto(out, src, casting='unsafe')``, ``src`` broadcast to ``out``."""
         if (hasattr(src, "_realize") and src._device is out._device and describable(src)
                 and _writable(out) and not _clashes(out, src)):
+            extra = len(src._shape) - len(out._shape)
+            if extra > 0 and all(n == 1 for n in src._shape[:extra]):
+                # NumPy drops leading 1s beyond out's axes; aclnnInplaceCopy only
+                # broadcasts, so it refuses a source of more axes
+                src = src._view(src._shape[extra:], src._strides[extra:], src._offset)
             if src._dtype == out._dtype and out._dtype in catalog.COPY_DTYPES:
                 if out.size:
                     run(out._device, "InplaceCopy", out, src)
