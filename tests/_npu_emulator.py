@@ -64,7 +64,7 @@ _FLOAT64 = np.dtype(np.float64)
 _MATH = {"Exp", "Exp2", "Expm1", "Log", "Log2", "Log10", "Log1p", "Sqrt", "Sin", "Cos", "Tan",
          "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh", "Atanh", "Floor",
          "Ceil", "Trunc", "Round", "Reciprocal", "Atan2", "PowTensorTensor", "FloorDivide",
-         "RemainderTensorTensor", "Matmul"}
+         "RemainderTensorTensor", "Matmul", "Dot"}
 _BITWISE = {"BitwiseAndTensor", "BitwiseOrTensor", "BitwiseXorTensor", "BitwiseNot"}
 _NEVER = {np.dtype(c) for c in "HILQFD"}
 
@@ -80,6 +80,10 @@ def refused(operator: str, dtype) -> bool:
         return dtype == _FLOAT64 or dtype.kind in "bc"
     if operator in _BITWISE:
         return dtype.kind == "f"
+    if operator == "Inverse":
+        return dtype.kind != "f"
+    if operator == "Slogdet":
+        return dtype not in (np.dtype(np.float32), _FLOAT64)
     return False
 
 
@@ -725,12 +729,48 @@ def _plan(operator, args):
         return run, 8 * max(int(np.prod(x.shape)), 1)
     if operator == "Matmul":
         a, b, out, cube = args
-        if cube not in (0, 1, 2, 3) or len(a.shape) != 2 or len(b.shape) != 2 \
-                or a.shape[1] != b.shape[0]:
-            _bad(operator, f"shapes {a.shape} x {b.shape}, cubeMathType {cube}")
+        if (cube not in (0, 1, 2, 3) or not 2 <= len(a.shape) <= 6 or not 2 <= len(b.shape) <= 6
+                or a.shape[-1] != b.shape[-2] or out.shape != _matmul_shape(a.shape, b.shape)):
+            _bad(operator, f"shapes {a.shape} x {b.shape} -> {out.shape}, cubeMathType {cube}")
         return (lambda: _write(operator, out, np.matmul(
             a.view().astype(np.float32), b.view().astype(np.float32)).astype(out.dtype))), 1 << 16
+    if operator == "Dot":
+        a, b, out = args
+        _result_dtype(operator, [a, b], out)
+        if len(a.shape) != 1 or a.shape != b.shape or out.shape != ():
+            _bad(operator, f"shapes {a.shape} . {b.shape} -> {out.shape} (1-D, 1-D -> 0-d)")
+        return (lambda: _write(operator, out, np.dot(
+            a.view().astype(np.float32), b.view().astype(np.float32)).astype(out.dtype))), 1024
+    if operator in ("Inverse", "Slogdet"):
+        x, *outs = args
+        if len(x.shape) < 2 or x.shape[-1] != x.shape[-2] or len(x.shape) > 8:
+            _bad(operator, f"a self of shape {x.shape} (square matrices expected)")
+        wanted = x.shape if operator == "Inverse" else x.shape[:-2]
+        if any(o.shape != wanted or o.dtype != x.dtype for o in outs):
+            _bad(operator, f"outs {[(str(o.dtype), o.shape) for o in outs]} for {x.dtype}{x.shape}")
+        return (lambda: _linalg(operator, x.view(), outs)), 1 << 16
     _bad(operator, "not emulated")
+
+
+def _matmul_shape(a, b):
+    """aclnnMatmul's out shape: the batch axes broadcast, then (M, N) (None: no broadcast)."""
+    try:
+        return np.broadcast_shapes(a[:-2], b[:-2]) + (a[-2], b[-1])
+    except ValueError:
+        return None
+
+
+def _linalg(operator, matrices, outs):
+    """Inverse (NaN where a matrix is singular: the device raises nothing) or Slogdet."""
+    if operator == "Slogdet":
+        for out, value in zip(outs, np.linalg.slogdet(matrices)):
+            _write(operator, out, value)
+        return
+    try:
+        inverse = np.linalg.inv(matrices)
+    except np.linalg.LinAlgError:
+        inverse = np.full(matrices.shape, np.nan, matrices.dtype)
+    _write(operator, outs[0], inverse)
 
 
 class _Function:

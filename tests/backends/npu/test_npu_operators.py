@@ -172,3 +172,59 @@ def test_a_source_of_more_axes_copies_on_the_device_as_numpy_broadcasts(on_npu, 
     with pytest.raises(ValueError):           # leading axes that are not 1: NumPy's error
         out[...] = ap.asarray(np.ones((2, 2, 3), np.float32))
     np.testing.assert_array_equal(ap.asnumpy(out), host[0, 0])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_inv_and_slogdet_run_as_aclnn_operators(on_npu, emulator, dtype):
+    host = np.random.default_rng().standard_normal((3, 5, 5)).astype(dtype)
+    a = ap.asarray(host)
+    got, ops = launched(emulator, lambda: ap.linalg.inv(a))
+    assert ops == ["Slogdet", "Inverse"]           # Slogdet first: a singular matrix?
+    np.testing.assert_array_equal(ap.asnumpy(got), np.linalg.inv(host))
+    (sign, logdet), ops = launched(emulator, lambda: ap.linalg.slogdet(a[1]))
+    assert ops == ["Slogdet"]
+    expected = np.linalg.slogdet(host[1])
+    assert sign.shape == () and sign.dtype == dtype
+    np.testing.assert_array_equal(ap.asnumpy(sign), expected.sign)
+    np.testing.assert_array_equal(ap.asnumpy(logdet), expected.logabsdet)
+
+
+def test_inv_of_a_singular_matrix_raises_numpy_s_error_and_never_inverts(on_npu, emulator):
+    host = np.random.default_rng().standard_normal((2, 4, 4)).astype(np.float32)
+    host[1, :, 2] = 0                                 # the second matrix is singular
+    a = ap.asarray(host)
+    before = len(emulator.launches)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        ap.linalg.inv(a)
+    assert "Inverse" not in emulator.launches[before:]
+    integers = ap.asarray(np.eye(3, dtype=np.int64) * 2)  # inv of integers: float64, on the host
+    got, ops = launched(emulator, lambda: ap.linalg.inv(integers))
+    assert "Inverse" not in ops
+    np.testing.assert_array_equal(ap.asnumpy(got), np.linalg.inv(np.eye(3, dtype=np.int64) * 2))
+
+
+def test_matmul_stacks_and_vector_dots_reach_aclnn(on_npu, emulator):
+    rng = np.random.default_rng()
+    left = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    right = rng.standard_normal((3, 5, 2)).astype(np.float32)     # batch axes broadcast
+    got, ops = launched(emulator, lambda: ap.asarray(left) @ ap.asarray(right))
+    assert ops == ["Matmul"]
+    np.testing.assert_array_equal(ap.asnumpy(got), left @ right)
+    vector = rng.standard_normal(9).astype(np.float32)
+    got, ops = launched(emulator, lambda: ap.dot(ap.asarray(vector), ap.asarray(vector[::-1])))
+    assert ops == ["Dot"] and got.shape == ()
+    np.testing.assert_array_equal(ap.asnumpy(got), np.dot(vector, vector[::-1]))
+    matrix = rng.standard_normal((9, 4)).astype(np.float32)       # a vector with a matrix
+    got, ops = launched(emulator, lambda: ap.asarray(vector) @ ap.asarray(matrix))
+    assert "Matmul" not in ops and "Dot" not in ops
+    np.testing.assert_array_equal(ap.asnumpy(got), vector @ matrix)
+
+
+def test_dot_and_matmul_refuse_float64_as_cann_does(on_npu, emulator, monkeypatch):
+    entry = catalog.UFUNCS["matmul"]
+    monkeypatch.setitem(catalog.UFUNCS, "matmul", entry._replace(
+        dtypes=entry.dtypes | {np.dtype(np.float64)}))
+    with pytest.raises(AclError, match="aclnnDotGetWorkspaceSize.*ACLNN_ERR_PARAM_INVALID"):
+        ap.dot(ap.ones(4), ap.ones(4))
+    with pytest.raises(AclError, match="aclnnMatmulGetWorkspaceSize"):
+        ap.ones((2, 2, 3)) @ ap.ones((3, 2))

@@ -167,6 +167,9 @@ ACLNN_OPERATORS = {
     "Cumsum": (T, I64, DTYPE, T),
     "Sort": (T, BOOL, I64, BOOL, T, T),                 # self, stable, dim, descending, v, i
     "Matmul": (T, T, T, I8),                            # self, mat2, out, cubeMathType
+    "Dot": _BINARY,                                     # self, tensor (1-D each), out (0-d)
+    "Inverse": _UNARY,                                  # self (..., n, n), out
+    "Slogdet": (T, T, T),                               # self (..., n, n), signOut, logOut
 }
 _CTYPE_OF = {T: _PTR, S: _PTR, A: _PTR, I64: c_int64, BOOL: c_bool, DTYPE: c_int, I8: c_int8}
 

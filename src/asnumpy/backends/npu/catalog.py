@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["ACCUMULATIONS", "ARG_REDUCTIONS", "CASTS", "FILL_DTYPES", "REDUCTIONS", "SORT_DTYPES",
-           "UFUNCS", "AclnnOp"]
+__all__ = ["ACCUMULATIONS", "ARG_REDUCTIONS", "CASTS", "FILL_DTYPES", "LINALG", "MATMUL_MAX_NDIM",
+           "REDUCTIONS", "SORT_DTYPES", "UFUNCS", "AclnnOp"]
 
 
 def _dtypes(chars: str) -> frozenset:
@@ -74,9 +74,16 @@ UFUNCS = {
         ("ceil", "Ceil"), ("trunc", "Trunc"), ("rint", "Round"), ("reciprocal", "Reciprocal"))),
     **_table("unary", FLOATS64 | SIGNED, (("absolute", "Abs"), ("negative", "Neg"))),
     **_table("unary", FLOATS | _dtypes("il"), (("sign", "Sign"),)),
-    # a gufunc: 2-D operands only (the back end checks), fp32 kept (cubeMathType 0)
+    # a gufunc: 1-D . 1-D as aclnnDot, stacks of matrices (batch axes broadcast) as
+    # aclnnMatmul, fp32 kept (cubeMathType 0); a vector with a matrix: the fallback
     **_table("matmul", FLOATS, (("matmul", "Matmul"),)),
 }
+MATMUL_MAX_NDIM = 6                    # aclnnMatmul's operands: at most 6-D
+
+# numpy.linalg functions (the ``numpy_function`` kernel): name -> (operator, dtypes).
+# inv runs only where Slogdet finds no singular matrix (NumPy's LinAlgError is the
+# fallback's); det is left to the fallback (sign * exp(logabsdet) is not LAPACK's product)
+LINALG = {"linalg.inv": ("Inverse", _dtypes("fd")), "linalg.slogdet": ("Slogdet", _dtypes("fd"))}
 
 # ufunc reductions (``reduce`` kernel): ufunc name -> (operator, form, input dtypes)
 REDUCTIONS = {

@@ -61,6 +61,18 @@ def _int_widening(source, target) -> bool:
     return target == source or (target == _INT64 and source.kind in "iu")
 
 
+def _matmul_operator(inputs, out):
+    """The aclnn operator of ``matmul(*inputs, out=out)``: Dot, Matmul, or None (fallback)."""
+    if not all(hasattr(x, "_realize") for x in inputs):
+        return None
+    ndims = [len(x._shape) for x in inputs]
+    if ndims == [1, 1] and all(x.size for x in inputs):
+        return "Dot"
+    if min(ndims) >= 2 and max(ndims) <= catalog.MATMUL_MAX_NDIM:
+        return "Matmul"
+    return None
+
+
 def native_kernels(backend) -> dict:
     """Kernel name -> implementation, for the kernels npu runs as aclnn operators."""
     launcher = Launcher(backend)
@@ -102,8 +114,8 @@ def native_kernels(backend) -> dict:
                 return False
             if not hasattr(x, "_realize") and np.asarray(x).dtype.kind == "c":
                 return False
-        if entry.form == "matmul" and not all(
-                hasattr(x, "_realize") and len(x._shape) == 2 for x in (*inputs, out)):
+        matmul = _matmul_operator(inputs, out) if entry.form == "matmul" else None
+        if entry.form == "matmul" and matmul is None:
             return False
         if 0 in out._shape:
             return True
@@ -113,8 +125,10 @@ def native_kernels(backend) -> dict:
         device = out._device
         if entry.form == "alpha":
             run(device, entry.operator, *operands, ("scalar", 1, loop[0]), out)
-        elif entry.form == "matmul":
-            run(device, entry.operator, *operands, out, 0)     # cubeMathType KEEP_DTYPE
+        elif matmul == "Dot":
+            run(device, matmul, *operands, out)
+        elif matmul:
+            run(device, matmul, *operands, out, 0)             # cubeMathType KEEP_DTYPE
         else:
             run(device, entry.operator, *operands, out)
         return True
@@ -195,7 +209,33 @@ def native_kernels(backend) -> dict:
                 out)
         return True
 
-    device_functions = {"argmax": arg_reduce, "argmin": arg_reduce}
+    def linalg(outs, name, args, kwargs) -> bool:
+        """``numpy.linalg.inv`` / ``slogdet`` of a float32/float64 stack of square matrices."""
+        operator, dtypes = catalog.LINALG[name]
+        if kwargs or len(args) != 1 or not hasattr(args[0], "_realize"):
+            return False
+        (a,) = args
+        if (a._dtype not in dtypes or a.size == 0 or not describable(a)
+                or any(o._dtype != a._dtype or not _writable(o) or _clashes(o, a)
+                       for o in outs)):
+            return False
+        device = a._device
+        if operator == "Slogdet":
+            run(device, operator, a, *outs)
+            return True
+        # aclnnInverse answers a singular matrix with no error: Slogdet finds one first
+        # (sign 0, as LAPACK's zero pivot), and the fallback raises NumPy's LinAlgError
+        sign = temporary(a, a._shape[:-2], a._dtype)
+        run(device, "Slogdet", a, sign, temporary(a, a._shape[:-2], a._dtype))
+        signs = np.empty(sign._shape, sign._dtype)
+        backend.download_bytes(device, backend.pointer(sign), signs)
+        if not signs.all():
+            return False
+        run(device, operator, a, outs[0])
+        return True
+
+    device_functions = {"argmax": arg_reduce, "argmin": arg_reduce,
+                        **{name: linalg for name in catalog.LINALG}}
 
     def numpy_function(outs, name, args, kwargs):
         """``numpy.<name>(*args, **kwargs)`` into ``outs``: aclnn where it has the function."""
