@@ -135,7 +135,7 @@ def test_every_catalog_ufunc_reaches_its_operator(on_npu, emulator, name):
     entry = catalog.UFUNCS[name]
     dtype = sorted(entry.dtypes, key=lambda d: d.num)[0]
     host = (np.arange(1, 7).reshape(2, 3) % 3).astype(dtype)
-    operands = [ap.asarray(host)] * (1 if entry.form == "unary" else 2)
+    operands = [ap.asarray(host)] * (1 if entry.form in ("unary", "square") else 2)
     if entry.form == "matmul":
         operands = [ap.asarray(host), ap.asarray(host.T)]
     with np.errstate(all="ignore"):
@@ -228,3 +228,18 @@ def test_dot_and_matmul_refuse_float64_as_cann_does(on_npu, emulator, monkeypatc
         ap.dot(ap.ones(4), ap.ones(4))
     with pytest.raises(AclError, match="aclnnMatmulGetWorkspaceSize"):
         ap.ones((2, 2, 3)) @ ap.ones((3, 2))
+
+
+def test_mean_var_std_stay_on_the_device_with_numpy_s_bits(on_npu, emulator):
+    host = np.random.default_rng().standard_normal((40, 30)).astype(np.float32)
+    a = ap.asarray(host)
+    got, ops = launched(emulator, lambda: a.mean(axis=0))
+    assert ops == ["ReduceSum", "InplaceFillScalar", "Div"]     # the count: float32's loop
+    np.testing.assert_array_equal(ap.asnumpy(got), host.mean(axis=0))
+    got, ops = launched(emulator, lambda: a.var(axis=1))
+    assert ops == ["ReduceSum", "InplaceFillScalar", "Div", "Sub", "Mul", "ReduceSum",
+                   "InplaceFillScalar", "Div"]                 # square is Mul(x, x)
+    np.testing.assert_array_equal(ap.asnumpy(got), host.var(axis=1))
+    wide = ap.zeros(30, np.float64)                            # out= of another dtype:
+    ap.mean(a, axis=0, out=wide)                               # NumPy's float64 quotient
+    np.testing.assert_array_equal(ap.asnumpy(wide), np.mean(host, axis=0, out=np.zeros(30)))

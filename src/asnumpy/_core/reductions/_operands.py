@@ -205,15 +205,17 @@ def divide_by_count(x, count, out=None):
     As NumPy does, the quotient is computed in the promoted type of ``x``
     and the count (an ``intp``), then cast back.
     """
-    if out is None and lazy_recording():
-        # in a lazy block the in-place divide (an out=) would run the pending graph: a
-        # new quotient instead, deferred, where it is NumPy's in-place one bit for bit (the
-        # count exact in x's type, the loop x's: float32 computed in float64 and rounded
-        # back is the correctly rounded float32 quotient)
-        exact = _EXACT_COUNTS.get(x.dtype.char)
-        if (exact is not None and type(x) is ndarray and isinstance(count, np.integer)
-                and 0 < count <= exact):
+    exact = _EXACT_COUNTS.get(x.dtype.char)
+    if (exact is not None and type(x) is ndarray and isinstance(count, np.integer)
+            and 0 < count <= exact and (out is None or out.dtype == x.dtype)):
+        # the count is exact in x's type, so x's own loop gives NumPy's quotient bit for bit
+        # (float32 computed in float64 and rounded back is the correctly rounded float32
+        # quotient): no mixed-dtype loop, which a device without one would run on the host
+        if out is None and lazy_recording():
+            # in a lazy block the in-place divide (an out=) would run the pending graph:
+            # a new quotient instead, deferred
             return UFUNCS["divide"](x, int(count))
+        return UFUNCS["divide"](x, int(count), out=x if out is None else out, casting="unsafe")
     return UFUNCS["divide"](x, count, out=x if out is None else out, casting="unsafe")
 
 

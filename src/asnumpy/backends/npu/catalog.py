@@ -34,7 +34,9 @@ class AclnnOp(NamedTuple):
     """One ufunc as an aclnn operator.
 
     ``form``: ``"unary"`` (self, out), ``"binary"`` (self, other, out),
-    ``"alpha"`` (self, other, alpha scalar 1, out: Add and Sub).
+    ``"alpha"`` (self, other, alpha scalar 1, out: Add and Sub), ``"square"`` (one
+    operand as both inputs of a binary operator: NumPy's square is ``x * x``),
+    ``"matmul"``.
     ``dtypes``: the loop input dtypes it takes (the output is the loop's).
     """
 
@@ -50,6 +52,7 @@ def _table(form, dtypes, pairs):
 UFUNCS = {
     **_table("alpha", NUMERIC, (("add", "Add"), ("subtract", "Sub"))),
     **_table("binary", NUMERIC, (("multiply", "Mul"),)),
+    **_table("square", NUMERIC, (("square", "Mul"),)),
     **_table("binary", FLOATS64, (("divide", "Div"),)),
     **_table("binary", FLOATS | _dtypes("il"), (("maximum", "Maximum"), ("minimum", "Minimum"))),
     # (floor_divide and remainder stay NumPy's: its signed zeros and infinities at the
@@ -90,7 +93,9 @@ REDUCTIONS = {
     "add": ("ReduceSum", "dims", NUMERIC),          # (self, dim[], keepDim, dtype, out)
     "maximum": ("Amax", "dims", FLOATS64 | SIGNED | _dtypes("B")),
     "minimum": ("Amin", "dims", FLOATS64 | SIGNED | _dtypes("B")),
-    "multiply": ("ProdDim", "dim", FLOATS | _dtypes("il")),   # one axis at a time
+    # one axis at a time; not float16, which ProdDim accumulates in float32 where NumPy
+    # rounds (and overflows) at every step
+    "multiply": ("ProdDim", "dim", _dtypes("fil")),
 }
 ACCUMULATIONS = {"add": ("Cumsum", NUMERIC)}                  # (self, dim, dtype, out)
 ARG_REDUCTIONS = {"argmax": "ArgMax", "argmin": "ArgMin"}      # (self, dim, keepdim, out)

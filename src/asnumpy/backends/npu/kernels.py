@@ -125,6 +125,8 @@ def native_kernels(backend) -> dict:
         device = out._device
         if entry.form == "alpha":
             run(device, entry.operator, *operands, ("scalar", 1, loop[0]), out)
+        elif entry.form == "square":
+            run(device, entry.operator, operands[0], operands[0], out)
         elif matmul == "Dot":
             run(device, matmul, *operands, out)
         elif matmul:
