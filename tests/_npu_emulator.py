@@ -732,15 +732,13 @@ def _plan(operator, args):
         if (cube not in (0, 1, 2, 3) or not 2 <= len(a.shape) <= 6 or not 2 <= len(b.shape) <= 6
                 or a.shape[-1] != b.shape[-2] or out.shape != _matmul_shape(a.shape, b.shape)):
             _bad(operator, f"shapes {a.shape} x {b.shape} -> {out.shape}, cubeMathType {cube}")
-        return (lambda: _write(operator, out, np.matmul(
-            a.view().astype(np.float32), b.view().astype(np.float32)).astype(out.dtype))), 1 << 16
+        return _cube_product(operator, a, b, out), 1 << 16
     if operator == "Dot":
         a, b, out = args
         _result_dtype(operator, [a, b], out)
         if len(a.shape) != 1 or a.shape != b.shape or out.shape != ():
             _bad(operator, f"shapes {a.shape} . {b.shape} -> {out.shape} (1-D, 1-D -> 0-d)")
-        return (lambda: _write(operator, out, np.dot(
-            a.view().astype(np.float32), b.view().astype(np.float32)).astype(out.dtype))), 1024
+        return _cube_product(operator, a, b, out), 1024
     if operator in ("Inverse", "Slogdet"):
         x, *outs = args
         if len(x.shape) < 2 or x.shape[-1] != x.shape[-2] or len(x.shape) > 8:
@@ -750,6 +748,12 @@ def _plan(operator, args):
             _bad(operator, f"outs {[(str(o.dtype), o.shape) for o in outs]} for {x.dtype}{x.shape}")
         return (lambda: _linalg(operator, x.view(), outs)), 1 << 16
     _bad(operator, "not emulated")
+
+
+def _cube_product(operator, a, b, out):
+    """Matmul's and Dot's computation: float32 products and sums, rounded once to out's dtype."""
+    return lambda: _write(operator, out, np.matmul(
+        a.view().astype(np.float32), b.view().astype(np.float32)).astype(out.dtype))
 
 
 def _matmul_shape(a, b):

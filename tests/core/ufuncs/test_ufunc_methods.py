@@ -35,26 +35,44 @@ FLOAT_RTOL = {numpy.float16: 5e-3, numpy.float32: 1e-5, numpy.complex64: 1e-5,
               "default": 1e-12}
 
 
+def _exact_or_close(use_close, rtol):
+    """A decorator comparing bit for bit, or to ``rtol`` where ``use_close(kwargs)`` holds."""
+    def decorate(impl):
+        exact = testing.numpy_asnumpy_array_equal(device_check=True)(impl)
+        close = testing.numpy_asnumpy_allclose(rtol=rtol, device_check=True)(impl)
+
+        @functools.wraps(exact)
+        def run(*args, **kwargs):
+            __tracebackhide__ = True
+            return (close if use_close(kwargs) else exact)(*args, **kwargs)
+
+        return run
+
+    return decorate
+
+
 def close_to_numpy():
     """The comparison for reductions, chosen by the test's ``dtype`` argument.
 
     Reductions may reassociate float sums, so inexact dtypes compare to a
     tolerance; integer and bool ones (and tests without a dtype) bit for bit.
     """
-    def decorate(impl):
-        exact = testing.numpy_asnumpy_array_equal(device_check=True)(impl)
-        close = testing.numpy_asnumpy_allclose(rtol=FLOAT_RTOL, device_check=True)(impl)
+    def inexact(kwargs):
+        dtype = kwargs.get("dtype")
+        return dtype is not None and numpy.dtype(dtype).kind in "fc"
 
-        @functools.wraps(exact)
-        def run(*args, **kwargs):
-            __tracebackhide__ = True
-            dtype = kwargs.get("dtype")
-            inexact = dtype is not None and numpy.dtype(dtype).kind in "fc"
-            return (close if inexact else exact)(*args, **kwargs)
+    return _exact_or_close(inexact, FLOAT_RTOL)
 
-        return run
 
-    return decorate
+def on_a_device() -> bool:
+    return asnumpy.get_device().kind in ("cuda", "npu")
+
+
+def moderate_factors(xp, a):
+    """``a`` with every factor outside [1/8, 8] (or not finite) set to 1: NumPy multiplies in
+    sequence, a device in a tree, and inf * 0, overflow or subnormal partial products make
+    the grouping decide the result; factors in [1/8, 8] keep every grouping close."""
+    return xp.where(xp.isfinite(a) & (abs(a) >= 0.125) & (abs(a) <= 8), a, 1)
 
 
 def attempt(function, *args, **kwargs):
@@ -91,7 +109,7 @@ AXES = [None, 0, 1, -1, (0, 2), (2, 0), (), (0, 1, 2)]
 @close_to_numpy()
 def test_reduce_every_binary_ufunc(xp, name, dtype):
     ufunc = getattr(xp, name) if xp is not numpy else ufunc_following_the_standard(name)
-    on_cuda = asnumpy.get_device().kind in ("cuda", "npu")
+    on_cuda = on_a_device()
     if on_cuda and name == "add":
         # a device sums in another order than NumPy (and float16 in float32, where NumPy's
         # strided loops round every step): domain-touring data (huge values of both signs,
@@ -102,9 +120,7 @@ def test_reduce_every_binary_ufunc(xp, name, dtype):
     else:
         a = xp.asarray(data((3, 4, 5), dtype, name))
         if on_cuda and name == "multiply" and a.dtype.kind in "fc":
-            # NumPy multiplies in sequence, a device in a tree: factors in [1/8, 8] keep
-            # every grouping close (inf * 0, overflow and subnormal partial products not)
-            a = xp.where(xp.isfinite(a) & (abs(a) >= 0.125) & (abs(a) <= 8), a, 1)
+            a = moderate_factors(xp, a)
     results = []
     for axis in AXES:
         for keepdims in (False, True):
@@ -135,7 +151,7 @@ def test_reduce_empty_and_0d(xp, shape, name):
 @close_to_numpy()
 def test_reduce_dtype_out_initial_where(xp, dtype):
     a = xp.asarray(data((4, 6), dtype))
-    if asnumpy.get_device().kind in ("cuda", "npu") and a.dtype.kind in "fc":
+    if on_a_device() and a.dtype.kind in "fc":
         # a device sums in a tree, NumPy in sequence: multiples of 1/4 sum exactly in any
         # order (beside an infinite real part the imaginary part is compared exactly)
         a = xp.round(a * 4) / 4
@@ -152,11 +168,8 @@ def test_reduce_dtype_out_initial_where(xp, dtype):
     results.append(attempt(xp.minimum.reduce, a, axis=None, initial=-3))
     results.append(attempt(xp.add.reduce, a, axis=1, where=mask))
     finite = a
-    if asnumpy.get_device().kind in ("cuda", "npu") and a.dtype.kind in "fc":
-        # NumPy multiplies in sequence, a device in a tree: with infinities (inf * 0 makes
-        # inf+nanj or nan+nanj by grouping), overflow or subnormal partial products the
-        # grouping decides the result, so factors in [1/8, 8] keep every grouping close
-        finite = xp.where(xp.isfinite(a) & (abs(a) >= 0.125) & (abs(a) <= 8), a, 1)
+    if on_a_device() and a.dtype.kind in "fc":
+        finite = moderate_factors(xp, a)
     results.append(attempt(xp.multiply.reduce, finite, axis=0, where=mask, initial=2))
     results.append(attempt(xp.maximum.reduce, a, axis=1, where=mask))            # no identity
     results.append(attempt(xp.maximum.reduce, a, axis=1, where=mask, initial=0))
@@ -367,24 +380,11 @@ def test_reduceat_errors():
 
 
 def exact_on_cpu():
-    """Bit for bit on cpu (NumPy's own loops); on a device, inexact dtypes to a tolerance:
-    its atan2, pow and complex products round their own way, and NumPy's differ by CPU
-    (its AVX-512 loops use SVML and fused multiply-adds)."""
-    def decorate(impl):
-        exact = testing.numpy_asnumpy_array_equal(device_check=True)(impl)
-        close = testing.numpy_asnumpy_allclose(      # by each result's dtype: ints exact
-            rtol={**FLOAT_RTOL, numpy.float64: 1e-12, numpy.complex128: 1e-12, "default": 0},
-            device_check=True)(impl)
-
-        @functools.wraps(exact)
-        def run(*args, **kwargs):
-            __tracebackhide__ = True
-            on_device = asnumpy.get_device().kind in ("cuda", "npu")
-            return (close if on_device else exact)(*args, **kwargs)
-
-        return run
-
-    return decorate
+    """Bit for bit on cpu (NumPy's own loops); on a device, inexact results to a tolerance
+    by their dtype (integers still exact): its atan2, pow and complex products round their
+    own way, and NumPy's differ by CPU (its AVX-512 loops use SVML and fused multiply-adds)."""
+    return _exact_or_close(lambda kwargs: on_a_device(), {
+        **FLOAT_RTOL, numpy.float64: 1e-12, numpy.complex128: 1e-12, "default": 0})
 
 
 @pytest.mark.parametrize("name", BINARY)
